@@ -1,0 +1,127 @@
+// Connections (SPEC §1, §5): created by a site owner only, reaching one website (default) or the
+// whole workspace, with scopes ticked from the scope table. Lookup is by token hash only.
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { newId } from '../db/ids.js';
+import { companies, connections, websiteMembers, websites } from '../db/schema.js';
+import { Refusal, invalidInput, notFound } from '../domain/errors.js';
+import { type Scope, normaliseScopes } from '../gate/scopes.js';
+import type { Caller, Reach } from './caller.js';
+import { mintToken, sha256Hex } from './tokens.js';
+
+export type ConnectionRow = typeof connections.$inferSelect;
+
+export type CreateConnectionInput = {
+  userId: string;
+  websiteId: string;
+  name: string;
+  reach?: Reach;
+  scopes?: readonly string[];
+  clientKind?: 'api_token' | 'cli' | 'oauth';
+  oauth?: { issuer: string; subject: string; clientId: string };
+};
+
+/** Only the website's owner may create a connection; the scopes are normalised (site:read always on). */
+export async function createConnection(
+  db: Db,
+  input: CreateConnectionInput,
+): Promise<{ connection: ConnectionRow; token: string | null }> {
+  const name = input.name.trim();
+  if (!name || name.length > 80) throw invalidInput('A connection needs a name of 1 to 80 characters.');
+  const [site] = await db
+    .select({ companyId: websites.companyId, role: websiteMembers.role })
+    .from(websites)
+    .leftJoin(
+      websiteMembers,
+      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, input.userId)),
+    )
+    .where(eq(websites.id, input.websiteId));
+  if (!site?.role) throw notFound('website');
+  if (site.role !== 'owner') {
+    throw new Refusal('owner_only', 'Only the website owner can create a connection.');
+  }
+  const scopes: Scope[] = normaliseScopes(input.scopes ?? ['content:write']);
+  const kind = input.clientKind ?? 'api_token';
+  const minted = kind === 'oauth' ? null : mintToken();
+  const [connection] = await db
+    .insert(connections)
+    .values({
+      id: newId('conn'),
+      companyId: site.companyId,
+      createdBy: input.userId,
+      name,
+      reach: input.reach ?? 'website',
+      websiteId: input.websiteId,
+      scopes,
+      clientKind: kind,
+      tokenHash: minted?.hash ?? null,
+      tokenPrefix: minted?.display ?? null,
+      oauthIssuer: input.oauth?.issuer ?? null,
+      oauthSubject: input.oauth?.subject ?? null,
+      oauthClientId: input.oauth?.clientId ?? null,
+    })
+    .returning();
+  return { connection: connection!, token: minted?.token ?? null };
+}
+
+export async function revokeConnection(
+  db: Db,
+  userId: string,
+  connectionId: string,
+  now: Date,
+): Promise<void> {
+  const [row] = await db.select().from(connections).where(eq(connections.id, connectionId));
+  if (!row) throw notFound('connection');
+  const [member] = await db
+    .select({ role: websiteMembers.role })
+    .from(websiteMembers)
+    .where(and(eq(websiteMembers.websiteId, row.websiteId), eq(websiteMembers.userId, userId)));
+  if (member?.role !== 'owner') throw notFound('connection');
+  await db.update(connections).set({ revokedAt: now }).where(eq(connections.id, connectionId));
+}
+
+export async function listConnections(db: Db, companyId: string): Promise<ConnectionRow[]> {
+  return db
+    .select()
+    .from(connections)
+    .where(eq(connections.companyId, companyId))
+    .orderBy(desc(connections.createdAt));
+}
+
+export function callerOf(row: ConnectionRow, via: Caller['via']): Caller {
+  return {
+    connectionId: row.id,
+    companyId: row.companyId,
+    creatorId: row.createdBy,
+    reach: row.reach === 'workspace' ? 'workspace' : 'website',
+    websiteId: row.websiteId,
+    scopes: normaliseScopes(row.scopes),
+    clientKind: row.clientKind === 'cli' ? 'cli' : row.clientKind === 'oauth' ? 'oauth' : 'api_token',
+    via,
+  };
+}
+
+/** The caller behind a plaintext API token, or null (unknown or revoked). One indexed lookup by hash. */
+export async function callerForToken(db: Db, token: string): Promise<Caller | null> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.tokenHash, sha256Hex(token)), isNull(connections.revokedAt)))
+    .limit(1);
+  return row ? callerOf(row, 'token') : null;
+}
+
+/** The live connection with this id, or null if revoked or absent (used by OAuth delegations). */
+export async function callerForConnectionId(db: Db, id: string): Promise<Caller | null> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.id, id), isNull(connections.revokedAt)))
+    .limit(1);
+  return row ? callerOf(row, 'oauth') : null;
+}
+
+export async function companyOf(db: Db, companyId: string) {
+  const [row] = await db.select().from(companies).where(eq(companies.id, companyId));
+  return row ?? null;
+}

@@ -1,0 +1,13 @@
+// The seam where OAuth access tokens are verified at the endpoint edge (SPEC §5 rule 1).
+// The OAuth area provides an implementation; without OAUTH_ISSUER no JWT is ever accepted.
+import type { Caller } from '../caller.js';
+
+export type OAuthOutcome =
+  | { kind: 'caller'; caller: Caller }
+  /** A valid token whose (subject, client) pair is not yet bound to a connection by the owner. */
+  | { kind: 'unbound'; clientId: string }
+  | null;
+
+export type OAuthEdge = {
+  authenticate(token: string): Promise<OAuthOutcome>;
+};

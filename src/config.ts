@@ -1,0 +1,93 @@
+// Environment -> typed Config, validated once at start. `sitegate serve --help` lists these.
+import { z } from 'zod';
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HOST: z.string().default('127.0.0.1'),
+  BASE_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./.sitegate'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  OAUTH_ISSUER: z.url().optional(),
+  OAUTH_AUDIENCE: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Sitegate <no-reply@sitegate.localhost>'),
+  SITEGATE_ADMIN_TOKEN: z.string().min(16).optional(),
+  CRAWL_ALLOW_HOSTS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_CONNECTION: z.coerce.number().int().positive().default(120),
+  RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().positive().default(600),
+  IMAGE_PROVIDER_URL: z.url().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  oauthIssuer?: string;
+  oauthAudience: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  adminToken?: string;
+  crawlAllowHosts: string[];
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  rateLimitPerConnection: number;
+  rateLimitPerWorkspace: number;
+  imageProviderUrl?: string;
+};
+
+export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
+  PORT: 'port to listen on (8787)',
+  HOST: 'interface to bind (127.0.0.1)',
+  BASE_URL: 'public base address, used in links and OAuth metadata (http://HOST:PORT)',
+  DATA_DIR: 'embedded database and blob store folder (./.sitegate)',
+  DATABASE_URL: 'postgres://… to use PostgreSQL instead of the embedded PGlite',
+  REDIS_URL: 'redis://… to keep rate limits in Redis (shared by every process)',
+  OAUTH_ISSUER: 'OIDC issuer whose access tokens /api/mcp accepts',
+  OAUTH_AUDIENCE: 'audience required in access tokens (the MCP URL)',
+  SMTP_URL: 'smtp://… for outgoing mail; without it mail stays in the outbox and the log',
+  MAIL_FROM: 'sender address of outgoing mail',
+  SITEGATE_ADMIN_TOKEN: 'enables the operator API under /admin (at least 16 characters)',
+  CRAWL_ALLOW_HOSTS: 'tests only: comma-separated loopback hosts the crawler may reach',
+  LOG_LEVEL: 'fatal | error | warn | info | debug | trace | silent (info)',
+  RATE_LIMIT_PER_CONNECTION: 'calls per minute per connection (120)',
+  RATE_LIMIT_PER_WORKSPACE: 'calls per minute per workspace (600)',
+  IMAGE_PROVIDER_URL: 'HTTP image provider; without it images are rendered locally',
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const baseUrl = (e.BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
+    /\/$/,
+    '',
+  );
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL || undefined,
+    redisUrl: e.REDIS_URL || undefined,
+    oauthIssuer: e.OAUTH_ISSUER,
+    oauthAudience: e.OAUTH_AUDIENCE ?? `${baseUrl}/api/mcp`,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    adminToken: e.SITEGATE_ADMIN_TOKEN,
+    crawlAllowHosts: (e.CRAWL_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerConnection: e.RATE_LIMIT_PER_CONNECTION,
+    rateLimitPerWorkspace: e.RATE_LIMIT_PER_WORKSPACE,
+    imageProviderUrl: e.IMAGE_PROVIDER_URL,
+  };
+}

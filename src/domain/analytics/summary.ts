@@ -1,0 +1,39 @@
+// Analytics summary over the last `days` days: totals, daily page views and top pages.
+import { and, count, countDistinct, desc, eq, gte, sql } from 'drizzle-orm';
+import { analyticsEvents } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+
+export async function analyticsSummary(ctx: SiteCtx, days: number) {
+  const since = new Date(ctx.now.getTime() - days * 86_400_000);
+  const inRange = and(eq(analyticsEvents.websiteId, ctx.website.id), gte(analyticsEvents.occurredAt, since));
+  const byKind = await ctx.tx
+    .select({ kind: analyticsEvents.kind, n: count(), visitors: countDistinct(analyticsEvents.visitorHash) })
+    .from(analyticsEvents)
+    .where(inRange)
+    .groupBy(analyticsEvents.kind);
+  const top = await ctx.tx
+    .select({ path: analyticsEvents.path, views: count() })
+    .from(analyticsEvents)
+    .where(and(inRange, eq(analyticsEvents.kind, 'pageview')))
+    .groupBy(analyticsEvents.path)
+    .orderBy(desc(count()))
+    .limit(5);
+  const day = sql<string>`to_char(${analyticsEvents.occurredAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const daily = await ctx.tx
+    .select({ day, views: count() })
+    .from(analyticsEvents)
+    .where(and(inRange, eq(analyticsEvents.kind, 'pageview')))
+    .groupBy(day)
+    .orderBy(day);
+  const get = (k: string) => byKind.find((r) => r.kind === k);
+  return {
+    days,
+    since: since.toISOString(),
+    pageViews: Number(get('pageview')?.n ?? 0),
+    uniqueVisitors: Number(get('pageview')?.visitors ?? 0),
+    formSubmissions: Number(get('form_submit')?.n ?? 0),
+    bookings: Number(get('booking')?.n ?? 0),
+    topPages: top.map((t) => ({ path: t.path, views: Number(t.views) })),
+    daily: daily.map((d) => ({ day: d.day, views: Number(d.views) })),
+  };
+}

@@ -1,0 +1,39 @@
+// What every domain function receives: the transaction, the actor, the clock and the services.
+// No module-level singletons: tests pass their own clock, database and services.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { websites } from '../db/schema.js';
+import type { Role } from '../gate/scopes.js';
+import type { BlobStore } from './library/blobs.js';
+
+export type Clock = () => Date;
+export type WebsiteRow = typeof websites.$inferSelect;
+
+/** Long-lived services shared by every request of one process. Later areas add theirs here. */
+export type Services = {
+  config: Config;
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  blobs: BlobStore;
+};
+
+/** Who acts: a connection's creator through that connection, or a signed-in user in the web app. */
+export type Actor = { userId: string; companyId: string; connectionId: string | null };
+
+export type Progress = (progress: number, total: number | undefined, message: string) => Promise<void>;
+
+/** The context of an action on one workspace (no particular website). */
+export type WorkspaceCtx = {
+  tx: Db;
+  now: Date;
+  actor: Actor;
+  services: Services;
+  progress: Progress;
+};
+
+/** The context of an action on one website, already authorized by the gate for `role`. */
+export type SiteCtx = WorkspaceCtx & { website: WebsiteRow; role: Role };
+
+export const noProgress: Progress = async () => {};

@@ -1,0 +1,55 @@
+// Typed refusals. Domain code throws these; each adapter (MCP envelope, web page, CLI) translates once.
+// A Refusal is an expected "no" (logged as denied); anything else thrown is a business failure.
+
+export const ERROR_CODES = [
+  'scope_missing',
+  'role_insufficient',
+  'owner_only',
+  'area_disabled',
+  'advanced_editor_required',
+  'invalid_input',
+  'not_found',
+  'stale_revision',
+  'review_required',
+  'plan_pending',
+  'plan_expired',
+  'plan_used',
+  'plan_revision_changed',
+  'plan_wrong_caller',
+  'payload_too_large',
+  'site_limit_reached',
+  'insufficient_credits',
+  'ai_consent_required',
+  'not_settable',
+  'rate_limited',
+  'unsafe_url',
+  'robots_disallowed',
+  'conflict',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class Refusal extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'Refusal';
+  }
+}
+
+/** The one "not found" for a missing record and for a record of another site or tenant (SPEC §4.5 rule 2). */
+export function notFound(what: string): Refusal {
+  return new Refusal('not_found', `No ${what} with that id is available to this connection.`, hintFor(what));
+}
+
+function hintFor(what: string): string | undefined {
+  if (what === 'website') return 'Call list_sites to see the websites this connection can reach.';
+  if (what === 'page' || what === 'section') return 'Call list_pages to see page and section ids.';
+  return undefined;
+}
+
+export function invalidInput(message: string, hint?: string): Refusal {
+  return new Refusal('invalid_input', message, hint);
+}

@@ -1,0 +1,104 @@
+// What differs between the draft and the published snapshot, page by page and section by section,
+// in words an owner reads. Pure: takes both values, returns the list.
+import { isDeepStrictEqual } from 'node:util';
+import type { PublishedSnapshot } from '../../db/schema.js';
+import type { SnapshotPage } from '../sites/draft.js';
+
+export type DraftChange = {
+  pageId: string;
+  page: string;
+  sectionId?: string;
+  change:
+    | 'page_added'
+    | 'page_removed'
+    | 'page_updated'
+    | 'section_added'
+    | 'section_removed'
+    | 'section_updated'
+    | 'section_moved'
+    | 'section_hidden'
+    | 'section_shown';
+  description: string;
+};
+
+export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | null): DraftChange[] {
+  const out: DraftChange[] = [];
+  const livePages = new Map((published?.pages ?? []).map((p) => [p.id, p]));
+  for (const page of draft) {
+    const live = livePages.get(page.id);
+    livePages.delete(page.id);
+    const name = `"${page.title}" (/${page.slug})`;
+    if (!live) {
+      out.push({
+        pageId: page.id,
+        page: page.title,
+        change: 'page_added',
+        description: `New ${page.kind === 'post' ? 'blog post' : 'page'} ${name} with ${page.sections.length} section(s).`,
+      });
+      continue;
+    }
+    const fields: string[] = [];
+    if (live.title !== page.title) fields.push('title');
+    if (live.slug !== page.slug) fields.push('address');
+    if (live.seoTitle !== page.seoTitle) fields.push('search title');
+    if (live.seoDescription !== page.seoDescription) fields.push('search description');
+    if (fields.length) {
+      out.push({
+        pageId: page.id,
+        page: page.title,
+        change: 'page_updated',
+        description: `Page ${name}: ${fields.join(', ')} changed.`,
+      });
+    }
+    const liveSections = new Map(live.sections.map((s, i) => [s.id, { s, i }]));
+    page.sections.forEach((s, i) => {
+      const was = liveSections.get(s.id);
+      liveSections.delete(s.id);
+      const label = `${s.type} section`;
+      const base = { pageId: page.id, page: page.title, sectionId: s.id };
+      if (!was) {
+        out.push({
+          ...base,
+          change: 'section_added',
+          description: `Page ${name}: new ${label} at position ${i + 1}.`,
+        });
+        return;
+      }
+      if (!isDeepStrictEqual(was.s.content, s.content) || !isDeepStrictEqual(was.s.layout, s.layout)) {
+        out.push({ ...base, change: 'section_updated', description: `Page ${name}: ${label} edited.` });
+      }
+      if (was.s.hidden !== s.hidden) {
+        out.push({
+          ...base,
+          change: s.hidden ? 'section_hidden' : 'section_shown',
+          description: `Page ${name}: ${label} ${s.hidden ? 'hidden' : 'shown again'}.`,
+        });
+      }
+      if (was.i !== i) {
+        out.push({
+          ...base,
+          change: 'section_moved',
+          description: `Page ${name}: ${label} moved from position ${was.i + 1} to ${i + 1}.`,
+        });
+      }
+    });
+    for (const { s } of liveSections.values()) {
+      out.push({
+        pageId: page.id,
+        page: page.title,
+        sectionId: s.id,
+        change: 'section_removed',
+        description: `Page ${name}: ${s.type} section removed.`,
+      });
+    }
+  }
+  for (const live of livePages.values()) {
+    out.push({
+      pageId: live.id,
+      page: live.title,
+      change: 'page_removed',
+      description: `Page "${live.title}" (/${live.slug}) is no longer in the draft.`,
+    });
+  }
+  return out;
+}

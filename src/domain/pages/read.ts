@@ -1,0 +1,81 @@
+// Reading pages and their sections from the draft.
+import { and, asc, eq } from 'drizzle-orm';
+import { pages, sections } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+import { notFound } from '../errors.js';
+import { diffDraft } from './draft-changes.js';
+import { loadDraft } from '../sites/draft.js';
+
+/** A short, readable label for a section in listings (never the whole content). */
+export function sectionLabel(content: Record<string, unknown>): string {
+  for (const k of ['heading', 'alt', 'body']) {
+    const v = content[k];
+    if (typeof v === 'string' && v.trim()) return v.trim().slice(0, 80);
+  }
+  return '';
+}
+
+export async function listPages(ctx: SiteCtx) {
+  const draft = await loadDraft(ctx.tx, ctx.website.id);
+  return draft.map((p) => ({
+    pageId: p.id,
+    slug: p.slug,
+    title: p.title,
+    kind: p.kind,
+    sections: p.sections.map((s) => ({
+      sectionId: s.id,
+      type: s.type,
+      hidden: s.hidden,
+      label: sectionLabel(s.content as Record<string, unknown>),
+    })),
+  }));
+}
+
+/** Loads a page of the context's website, or the same not_found for a missing or foreign page. */
+export async function pageOf(ctx: SiteCtx, pageId: string) {
+  const [page] = await ctx.tx
+    .select()
+    .from(pages)
+    .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)));
+  if (!page) throw notFound('page');
+  return page;
+}
+
+export async function getPage(ctx: SiteCtx, pageId: string) {
+  const page = await pageOf(ctx, pageId);
+  const rows = await ctx.tx
+    .select()
+    .from(sections)
+    .where(eq(sections.pageId, page.id))
+    .orderBy(asc(sections.position));
+  return {
+    pageId: page.id,
+    slug: page.slug,
+    title: page.title,
+    kind: page.kind,
+    excerpt: page.excerpt,
+    seo: { title: page.seoTitle, description: page.seoDescription },
+    sections: rows.map((s) => ({
+      sectionId: s.id,
+      type: s.type,
+      hidden: s.hidden,
+      content: s.content,
+      layout: s.layout,
+      rev: s.rev,
+    })),
+  };
+}
+
+export async function listDraftChanges(ctx: SiteCtx) {
+  const draft = await loadDraft(ctx.tx, ctx.website.id);
+  const changes = diffDraft(draft, ctx.website.published ?? null);
+  return {
+    published: ctx.website.publishedRev !== null,
+    draftRevision: ctx.website.draftRev,
+    changes,
+    summary:
+      changes.length === 0
+        ? 'The draft matches the live site.'
+        : `${changes.length} change(s) not yet live. Publishing needs the owner's approval: call prepare_publish.`,
+  };
+}

@@ -1,0 +1,165 @@
+// Section types as schemas (SPEC §2 "sections"): each type's content is a strict zod object.
+// Text is plain text or a small Markdown subset; URLs are http(s), site-relative or library asset ids.
+// Raw HTML, CSS, <script>, javascript: and data: URLs can never enter: every write path validates here.
+import { z } from 'zod';
+
+const TAG_LIKE = /<\s*\/?\s*[a-zA-Z!?]/;
+const BAD_SCHEME = /\b(?:javascript|vbscript|data)\s*:/i;
+
+/** Plain text or Markdown: no tags, no script-capable URL schemes, no control characters. */
+export const SafeText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !TAG_LIKE.test(s), { message: 'HTML is not allowed here; write plain text or Markdown.' })
+    .refine((s) => !BAD_SCHEME.test(s), {
+      message: 'javascript:, vbscript: and data: links are not allowed.',
+    })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+    .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), {
+      message: 'Control characters are not allowed.',
+    });
+
+export const ASSET_ID = /^asset_[0-9A-Za-z]{16}$/;
+
+export function isSafeUrl(s: string): boolean {
+  if (ASSET_ID.test(s)) return true;
+  if (/[\s<>"'`\\]/.test(s)) return false;
+  if (s.startsWith('/') && !s.startsWith('//')) return true;
+  if (s.startsWith('#')) return true;
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+export const SafeUrl = z.string().min(1).max(2000).refine(isSafeUrl, {
+  message: 'Use an https:// or http:// address, a path starting with /, or a library asset id.',
+});
+
+const Heading = SafeText(200);
+const Short = SafeText(300);
+const Body = SafeText(20_000);
+
+export const SECTION_SCHEMAS = {
+  hero: z
+    .object({
+      heading: Heading,
+      subheading: Short.optional(),
+      buttonLabel: SafeText(60).optional(),
+      buttonUrl: SafeUrl.optional(),
+      imageUrl: SafeUrl.optional(),
+    })
+    .strict(),
+  text: z.object({ heading: Heading.optional(), body: Body }).strict(),
+  image: z.object({ url: SafeUrl, alt: Short, caption: Short.optional() }).strict(),
+  gallery: z
+    .object({
+      heading: Heading.optional(),
+      images: z.array(z.object({ url: SafeUrl, alt: Short }).strict()).max(48),
+    })
+    .strict(),
+  features: z
+    .object({
+      heading: Heading.optional(),
+      items: z.array(z.object({ title: Heading, body: SafeText(2000) }).strict()).max(24),
+    })
+    .strict(),
+  testimonials: z
+    .object({
+      heading: Heading.optional(),
+      items: z.array(z.object({ quote: SafeText(2000), author: SafeText(120) }).strict()).max(24),
+    })
+    .strict(),
+  pricing: z
+    .object({
+      heading: Heading.optional(),
+      plans: z
+        .array(
+          z
+            .object({
+              name: SafeText(120),
+              price: SafeText(60),
+              features: z.array(SafeText(200)).max(20),
+              buttonLabel: SafeText(60).optional(),
+              buttonUrl: SafeUrl.optional(),
+            })
+            .strict(),
+        )
+        .max(6),
+    })
+    .strict(),
+  faq: z
+    .object({
+      heading: Heading.optional(),
+      items: z.array(z.object({ question: Short, answer: SafeText(4000) }).strict()).max(50),
+    })
+    .strict(),
+  cta: z
+    .object({
+      heading: Heading,
+      body: SafeText(1000).optional(),
+      buttonLabel: SafeText(60),
+      buttonUrl: SafeUrl,
+    })
+    .strict(),
+  contact: z
+    .object({
+      heading: Heading.optional(),
+      body: SafeText(2000).optional(),
+      email: z.email().optional(),
+      phone: SafeText(40).optional(),
+      address: SafeText(300).optional(),
+      showForm: z.boolean().default(true),
+    })
+    .strict(),
+  blog_body: z.object({ body: Body }).strict(),
+} as const;
+
+export type SectionType = keyof typeof SECTION_SCHEMAS;
+export const SECTION_TYPES = Object.keys(SECTION_SCHEMAS) as SectionType[];
+export const ParamSectionType = z.enum(SECTION_TYPES as [SectionType, ...SectionType[]]);
+
+export function isSectionType(s: string): s is SectionType {
+  return Object.hasOwn(SECTION_SCHEMAS, s);
+}
+
+/** The top-level plain-text fields of each type: what update_section_text may change. */
+export const TEXT_FIELDS: Record<SectionType, readonly string[]> = {
+  hero: ['heading', 'subheading', 'buttonLabel'],
+  text: ['heading', 'body'],
+  image: ['alt', 'caption'],
+  gallery: ['heading'],
+  features: ['heading'],
+  testimonials: ['heading'],
+  pricing: ['heading'],
+  faq: ['heading'],
+  cta: ['heading', 'body', 'buttonLabel'],
+  contact: ['heading', 'body', 'phone', 'address'],
+  blog_body: ['body'],
+};
+
+/** Layout tokens (DESIGN §5.2): bounded, never free CSS. */
+export const SectionLayout = z
+  .object({
+    width: z.enum(['narrow', 'normal', 'wide', 'full']).optional(),
+    paddingY: z.enum(['none', 'sm', 'md', 'lg', 'xl']).optional(),
+    hideOnMobile: z.boolean().optional(),
+    hideOnDesktop: z.boolean().optional(),
+  })
+  .strict();
+export type SectionLayout = z.infer<typeof SectionLayout>;
+
+/** Validates content against its type's schema; returns the parsed content or the first problem. */
+export function parseSectionContent(
+  type: string,
+  content: unknown,
+): { ok: true; content: Record<string, unknown> } | { ok: false; message: string } {
+  if (!isSectionType(type)) return { ok: false, message: `Unknown section type "${type}".` };
+  const r = SECTION_SCHEMAS[type].safeParse(content);
+  if (r.success) return { ok: true, content: r.data as Record<string, unknown> };
+  const issue = r.error.issues[0]!;
+  return { ok: false, message: `${type}.${issue.path.join('.') || '(content)'}: ${issue.message}` };
+}

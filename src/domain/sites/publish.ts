@@ -1,0 +1,28 @@
+// Turning the draft into the published snapshot, and taking the site offline. Called by the
+// reviewed-plan executors (never directly by a tool: SPEC §4.5 "publish_site fails closed").
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { type PublishedSnapshot, websites } from '../../db/schema.js';
+import { loadDraft } from './draft.js';
+
+export async function publishDraft(tx: Db, websiteId: string, now: Date): Promise<PublishedSnapshot> {
+  const [site] = await tx
+    .select({ draftRev: websites.draftRev })
+    .from(websites)
+    .where(eq(websites.id, websiteId))
+    .for('update');
+  if (!site) throw new Error(`website ${websiteId} vanished`);
+  const snapshot: PublishedSnapshot = { rev: site.draftRev, pages: await loadDraft(tx, websiteId) };
+  await tx
+    .update(websites)
+    .set({ published: snapshot, publishedRev: site.draftRev, publishedAt: now, updatedAt: now })
+    .where(eq(websites.id, websiteId));
+  return snapshot;
+}
+
+export async function unpublishSite(tx: Db, websiteId: string, now: Date): Promise<void> {
+  await tx
+    .update(websites)
+    .set({ published: null, publishedRev: null, publishedAt: null, updatedAt: now })
+    .where(eq(websites.id, websiteId));
+}

@@ -1,0 +1,94 @@
+// Reading websites: the list a connection can reach, and one site's overview.
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { companies, domains, pages, sections, websiteMembers, websites } from '../../db/schema.js';
+import type { SiteCtx, WorkspaceCtx } from '../context.js';
+import { diffDraft } from '../pages/draft-changes.js';
+import { loadDraft } from './draft.js';
+
+export type SiteSummary = {
+  websiteId: string;
+  name: string;
+  role: string;
+  published: boolean;
+  editorUrl: string;
+};
+
+/** The sites a connection reaches: its own site, or every site of the workspace where the creator has a role. */
+export async function listSites(
+  ctx: WorkspaceCtx,
+  reach: { reach: 'website' | 'workspace'; websiteId: string },
+) {
+  const rows = await ctx.tx
+    .select({
+      id: websites.id,
+      name: websites.name,
+      role: websiteMembers.role,
+      publishedRev: websites.publishedRev,
+    })
+    .from(websites)
+    .innerJoin(
+      websiteMembers,
+      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, ctx.actor.userId)),
+    )
+    .where(
+      reach.reach === 'website'
+        ? eq(websites.id, reach.websiteId)
+        : eq(websites.companyId, ctx.actor.companyId),
+    )
+    .orderBy(asc(websites.createdAt));
+  return rows.map(
+    (r): SiteSummary => ({
+      websiteId: r.id,
+      name: r.name,
+      role: r.role,
+      published: r.publishedRev !== null,
+      editorUrl: `${ctx.services.config.baseUrl}/editor/${r.id}`,
+    }),
+  );
+}
+
+export async function siteOverview(ctx: SiteCtx) {
+  const w = ctx.website;
+  const [company] = await ctx.tx
+    .select({ name: companies.name })
+    .from(companies)
+    .where(eq(companies.id, w.companyId));
+  const pageRows = await ctx.tx
+    .select({ id: pages.id, kind: pages.kind })
+    .from(pages)
+    .where(eq(pages.websiteId, w.id));
+  const [sectionCount] = await ctx.tx
+    .select({ n: count() })
+    .from(sections)
+    .where(
+      pageRows.length
+        ? inArray(
+            sections.pageId,
+            pageRows.map((p) => p.id),
+          )
+        : eq(sections.websiteId, w.id),
+    );
+  const domainRows = await ctx.tx
+    .select({ hostname: domains.hostname, status: domains.status, primary: domains.isPrimary })
+    .from(domains)
+    .where(eq(domains.websiteId, w.id));
+  const draft = await loadDraft(ctx.tx, w.id);
+  const changes = diffDraft(draft, w.published ?? null);
+  const base = ctx.services.config.baseUrl;
+  return {
+    websiteId: w.id,
+    name: w.name,
+    businessName: company?.name ?? '',
+    published: w.publishedRev !== null,
+    publishedAt: w.publishedAt?.toISOString() ?? null,
+    draftRevision: w.draftRev,
+    unpublishedChanges: changes.length,
+    pages: pageRows.filter((p) => p.kind === 'page').length,
+    blogPosts: pageRows.filter((p) => p.kind === 'post').length,
+    sections: Number(sectionCount?.n ?? 0),
+    searchVisible: w.searchVisible,
+    domains: domainRows,
+    editorUrl: `${base}/editor/${w.id}`,
+    publicUrl: w.publishedRev !== null ? `${base}/sites/${w.id}/` : null,
+  };
+}

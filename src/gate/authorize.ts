@@ -1,0 +1,134 @@
+// The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
+// the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
+// `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
+import { and, eq } from 'drizzle-orm';
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../db/client.js';
+import { companies, websiteMembers, websites } from '../db/schema.js';
+import type { WebsiteRow } from '../domain/context.js';
+import { Refusal, invalidInput, notFound } from '../domain/errors.js';
+import { type Area, type Role, type Scope, isRole, roleRank } from './scopes.js';
+
+/** What the gate needs to know about a tool: the declaration, never the implementation. */
+export type GateRule = {
+  name: string;
+  scope: Scope;
+  area: Area;
+  role: Role;
+  /** Needs the workspace's invite-only advanced-editor grant (SPEC §5 rule 6). */
+  advanced?: boolean;
+  /** Acts on the workspace, anchored to the connection's own website; takes no websiteId. */
+  workspaceLevel?: boolean;
+};
+
+export type GateFacts = {
+  /** The website row if it exists at all (any tenant), else null. */
+  website: { id: string; companyId: string } | null;
+  /** The connection creator's live role on that website, null if none. */
+  role: Role | null;
+  withheldAreas: readonly string[];
+  advancedEditor: boolean;
+};
+
+/** Which website a call targets, before anything is loaded. Throws the refusal for a bad choice. */
+export function targetWebsiteId(caller: Caller, rule: GateRule, requested: string | undefined): string {
+  if (!caller.scopes.includes(rule.scope)) throw scopeMissing(rule);
+  if (rule.workspaceLevel) return caller.websiteId;
+  if (requested === undefined) {
+    if (caller.reach === 'workspace') {
+      throw invalidInput(
+        'This connection reaches the whole workspace, so each call must name websiteId.',
+        'Call list_sites to see the website ids.',
+      );
+    }
+    return caller.websiteId;
+  }
+  // A single-site connection naming another site learns nothing: the same not_found as a missing id.
+  if (caller.reach === 'website' && requested !== caller.websiteId) throw notFound('website');
+  return requested;
+}
+
+/** The decision proper, given the live facts. Returns the role the call runs with. */
+export function decide(caller: Caller, rule: GateRule, facts: GateFacts): Role {
+  if (!caller.scopes.includes(rule.scope)) throw scopeMissing(rule);
+  if (!facts.website || facts.website.companyId !== caller.companyId) throw notFound('website');
+  if (facts.withheldAreas.includes(rule.area)) {
+    throw new Refusal(
+      'area_disabled',
+      `The ${rule.area} area is switched off for this account by the agency that manages it.`,
+      'Ask the agency to switch the area on; nothing an agent does can change this.',
+    );
+  }
+  if (!facts.role) {
+    throw new Refusal(
+      'role_insufficient',
+      "The person who created this connection no longer has access to this website, so the connection can't act on it.",
+      'The site owner can restore their access or create a new connection.',
+    );
+  }
+  if (roleRank(facts.role) < roleRank(rule.role)) {
+    if (rule.role === 'owner') {
+      throw new Refusal(
+        'owner_only',
+        `${rule.name} can only be used through a connection created by the website's owner.`,
+        'Ask the site owner to create a connection.',
+      );
+    }
+    throw new Refusal(
+      'role_insufficient',
+      `${rule.name} needs the ${rule.role} role; the connection's creator is now a ${facts.role} on this website.`,
+    );
+  }
+  if (rule.advanced && !facts.advancedEditor) {
+    throw new Refusal(
+      'advanced_editor_required',
+      `${rule.name} needs the advanced-editor grant, which this workspace does not have.`,
+      'The advanced editor is invite-only; use update_section_text and the other draft tools instead.',
+    );
+  }
+  return facts.role;
+}
+
+function scopeMissing(rule: GateRule): Refusal {
+  return new Refusal(
+    'scope_missing',
+    `${rule.name} needs the ${rule.scope} scope, which this connection does not have.`,
+    'The site owner can create a connection with that scope under Settings › Advanced › Developers.',
+  );
+}
+
+export type Authorized = { website: WebsiteRow; role: Role };
+
+/** Loads the live facts (one query) and decides. Every tool call passes here and only here. */
+export async function authorize(
+  db: Db,
+  caller: Caller,
+  rule: GateRule,
+  requested: string | undefined,
+): Promise<Authorized> {
+  const id = targetWebsiteId(caller, rule, requested);
+  const rows = await db
+    .select({
+      website: websites,
+      role: websiteMembers.role,
+      withheldAreas: companies.withheldAreas,
+      advancedEditor: companies.advancedEditor,
+    })
+    .from(websites)
+    .innerJoin(companies, eq(companies.id, websites.companyId))
+    .leftJoin(
+      websiteMembers,
+      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, caller.creatorId)),
+    )
+    .where(eq(websites.id, id))
+    .limit(1);
+  const row = rows[0];
+  const role = row?.role && isRole(row.role) ? row.role : null;
+  const decided = decide(caller, rule, {
+    website: row ? { id: row.website.id, companyId: row.website.companyId } : null,
+    role,
+    withheldAreas: row?.withheldAreas ?? [],
+    advancedEditor: row?.advancedEditor ?? false,
+  });
+  return { website: row!.website, role: decided };
+}

@@ -1,0 +1,76 @@
+// Rate limits (SPEC §8): per connection and per workspace per minute, plus per-workspace tool buckets.
+// rate-limiter-flexible: in memory by default, in Redis when REDIS_URL is set (shared by all processes).
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { Caller } from '../auth/caller.js';
+import { Refusal } from '../domain/errors.js';
+
+export type LimitsConfig = { perConnection: number; perWorkspace: number; redis?: Redis; prefix?: string };
+export type Bucket = { key: string; perMinute: number };
+
+export type RateLimits = {
+  /** Takes one call from each applicable bucket, or throws `rate_limited` naming the limit and the wait. */
+  consume(caller: Caller, bucket?: Bucket): Promise<void>;
+  /** Takes one point from a named bucket (pairing guesses, logins…). */
+  consumeKey(bucket: Bucket, key: string): Promise<void>;
+};
+
+export function createRateLimits(cfg: LimitsConfig): RateLimits {
+  const prefix = cfg.prefix ?? 'sg';
+  const make = (name: string, points: number): RateLimiterAbstract =>
+    cfg.redis
+      ? new RateLimiterRedis({
+          storeClient: cfg.redis,
+          points,
+          duration: 60,
+          keyPrefix: `${prefix}:rl:${name}`,
+        })
+      : new RateLimiterMemory({ points, duration: 60, keyPrefix: `${prefix}:rl:${name}` });
+  const perConnection = make('conn', cfg.perConnection);
+  const perWorkspace = make('ws', cfg.perWorkspace);
+  const buckets = new Map<string, RateLimiterAbstract>();
+  const bucketOf = (b: Bucket) => {
+    let l = buckets.get(b.key);
+    if (!l) {
+      l = make(`b:${b.key}`, b.perMinute);
+      buckets.set(b.key, l);
+    }
+    return l;
+  };
+
+  const take = async (limiter: RateLimiterAbstract, key: string, what: string, perMinute: number) => {
+    try {
+      await limiter.consume(key, 1);
+    } catch (e) {
+      if (!(e instanceof RateLimiterRes)) throw e;
+      const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+      throw new Refusal(
+        'rate_limited',
+        `Rate limit reached: ${perMinute} calls per minute ${what}. Retry in ${seconds} s.`,
+        `Wait ${seconds} seconds before the next call.`,
+      );
+    }
+  };
+
+  return {
+    async consume(caller, bucket) {
+      await take(perConnection, caller.connectionId, 'for this connection', cfg.perConnection);
+      await take(perWorkspace, caller.companyId, 'for this workspace', cfg.perWorkspace);
+      if (bucket)
+        await take(
+          bucketOf(bucket),
+          caller.companyId,
+          `for ${bucket.key} in this workspace`,
+          bucket.perMinute,
+        );
+    },
+    async consumeKey(bucket, key) {
+      await take(bucketOf(bucket), key, `for ${bucket.key}`, bucket.perMinute);
+    },
+  };
+}

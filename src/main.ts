@@ -1,0 +1,27 @@
+// Process entry: the `sitegate` command line (serve; other commands are added beside it).
+import { Command } from 'commander';
+import { ENV_HELP } from './config.js';
+import { serveCommand } from './cli/serve.js';
+import { COMMANDS } from './cli/commands.js';
+
+const program = new Command()
+  .name('sitegate')
+  .description('The MCP endpoint of your website builder, and the tools around it.')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('Run the service (HTTP on HOST:PORT): /api/mcp and the owner pages.')
+  .option('--demo', 'seed the demo workspace on first start and print how to connect')
+  .option('--demo-out <file>', 'with --demo, also write the demo details as JSON to this file')
+  .addHelpText(
+    'after',
+    `\nEnvironment:\n${Object.entries(ENV_HELP)
+      .map(([k, v]) => `  ${k.padEnd(27)} ${v}`)
+      .join('\n')}\n`,
+  )
+  .action((opts: { demo?: boolean; demoOut?: string }) => serveCommand(opts));
+
+for (const add of COMMANDS) add(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,101 @@
+// The call path after authentication (DESIGN §4): rate limits -> validation -> gate -> domain function
+// in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed).
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../db/client.js';
+import type { ActivityRecorder } from '../domain/activity/recorder.js';
+import { type Progress, type Services, noProgress } from '../domain/context.js';
+import { Refusal, invalidInput } from '../domain/errors.js';
+import { authorize } from '../gate/authorize.js';
+import type { RateLimits } from '../limits/rate-limits.js';
+import type { ToolCtx } from './define-tool.js';
+import { failureResult, okResult, refusalResult } from './envelope.js';
+import type { CompiledTool, Registry } from './registry.js';
+
+export type CallDeps = {
+  services: Services;
+  registry: Registry;
+  limits: RateLimits;
+  activity: ActivityRecorder;
+};
+
+export async function callTool(
+  deps: CallDeps,
+  caller: Caller,
+  name: string,
+  args: unknown,
+  progress: Progress = noProgress,
+): Promise<CallToolResult> {
+  const requestId = randomUUID();
+  const now = deps.services.clock();
+  const tool = deps.registry.get(name);
+  let websiteId: string | null = null;
+  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string, credits = 0) =>
+    deps.activity.record({
+      companyId: caller.companyId,
+      websiteId,
+      connectionId: caller.connectionId,
+      tool: tool ? tool.def.name : 'unknown_tool',
+      outcome,
+      code: code ?? null,
+      summary,
+      creditsSpent: credits,
+      requestId,
+      createdAt: now,
+    });
+
+  try {
+    if (!tool) {
+      throw invalidInput(
+        `There is no tool named "${name.slice(0, 64)}".`,
+        'Call tools/list to see the available tools.',
+      );
+    }
+    await deps.limits.consume(caller, tool.def.bucket);
+    if (!caller.scopes.includes(tool.def.scope)) {
+      // The gate decides (it re-checks this); failing before parsing keeps the refusal code stable.
+      await authorize(deps.services.db, caller, tool.def, undefined);
+    }
+    const input = parseInput(tool, args);
+    const requested = typeof input.websiteId === 'string' ? input.websiteId : undefined;
+    const run = async (tx: Db) => {
+      const { website, role } = await authorize(tx, caller, tool.def, requested);
+      websiteId = website.id;
+      const ctx: ToolCtx = {
+        tx,
+        now,
+        actor: { userId: caller.creatorId, companyId: caller.companyId, connectionId: caller.connectionId },
+        services: deps.services,
+        progress,
+        website,
+        role,
+        caller,
+      };
+      return tool.def.run(ctx, input);
+    };
+    const data =
+      tool.def.transaction === false ? await run(deps.services.db) : await deps.services.db.transaction(run);
+    const credits = tool.def.credits?.(data) ?? 0;
+    line('allowed', tool.def.activity(input, data), undefined, credits);
+    return okResult(data);
+  } catch (err) {
+    if (err instanceof Refusal) {
+      line('denied', `${tool?.def.name ?? 'unknown tool'} refused: ${err.code}`, err.code);
+      return refusalResult(err);
+    }
+    deps.services.log.error({ err, requestId, tool: name }, 'tool call failed');
+    line('failed', `${tool?.def.name ?? 'unknown tool'} failed (request ${requestId})`);
+    return failureResult(requestId);
+  }
+}
+
+function parseInput(tool: CompiledTool, args: unknown): Record<string, unknown> {
+  const r = tool.input.safeParse(args ?? {});
+  if (r.success) return r.data as Record<string, unknown>;
+  const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);
+  throw invalidInput(
+    `Invalid input for ${tool.def.name}: ${issues.join('; ')}`,
+    'Nothing was changed. Check the tool’s input schema.',
+  );
+}

@@ -1,0 +1,108 @@
+// Assembles one Sitegate process from a Config: database, services, limits, Activity, HTTP app and
+// the background jobs (Activity retention, session clean-up). Tests build it in-process the same way.
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
+import type { Clock, Services } from './domain/context.js';
+import { fileBlobStore } from './domain/library/blobs.js';
+import { createRateLimits } from './limits/rate-limits.js';
+import { createRegistry } from './mcp/registry.js';
+import { createApp } from './web/app.js';
+import type { AppDeps } from './web/deps.js';
+import { purgeSessions } from './web/session.js';
+
+export type Sitegate = {
+  deps: AppDeps;
+  database: Database;
+  app: Hono;
+  /** Starts listening; resolves with the actual base URL (port 0 picks a free port). */
+  listen(): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+};
+
+export type RuntimeOptions = {
+  clock?: Clock;
+  log?: Logger;
+  memory?: boolean;
+  database?: Database;
+  /** Redis key prefix of the rate limits; processes sharing limits must share it (tests isolate with it). */
+  limitPrefix?: string;
+};
+
+type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
+
+/** Periodic work of the running service. Other areas (plans, mail) add theirs. */
+export const JOBS: Job[] = [
+  { everyMs: 3_600_000, run: (d) => purgeActivity(d.services.db, d.services.clock()) },
+  { everyMs: 3_600_000, run: (d) => purgeSessions(d.services.db, d.services.clock()) },
+];
+
+export async function createSitegate(config: Config, opts: RuntimeOptions = {}): Promise<Sitegate> {
+  const log =
+    opts.log ??
+    pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.token', '*.password'] });
+  const database =
+    opts.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memory }));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
+    : undefined;
+  const services: Services = {
+    config,
+    db: database.db,
+    log,
+    clock: opts.clock ?? (() => new Date()),
+    blobs: fileBlobStore(path.join(config.dataDir, 'blobs')),
+  };
+  const deps: AppDeps = {
+    services,
+    registry: createRegistry(),
+    limits: createRateLimits({
+      perConnection: config.rateLimitPerConnection,
+      perWorkspace: config.rateLimitPerWorkspace,
+      redis,
+      prefix: opts.limitPrefix ?? 'sg',
+    }),
+    activity: activityRecorder(database.db, log),
+  };
+  const app = createApp(deps);
+  let server: ReturnType<typeof serve> | null = null;
+  const timers: NodeJS.Timeout[] = [];
+
+  return {
+    deps,
+    database,
+    app,
+    listen() {
+      return new Promise((resolve) => {
+        server = serve(
+          { fetch: app.fetch, port: config.port, hostname: config.host },
+          (info: AddressInfo) => {
+            const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+            resolve({ url: `http://${host}:${info.port}`, port: info.port });
+          },
+        );
+        for (const job of JOBS) {
+          const tick = () => job.run(deps).catch((err) => log.error({ err }, 'background job failed'));
+          void tick();
+          const t = setInterval(tick, job.everyMs);
+          t.unref();
+          timers.push(t);
+        }
+      });
+    },
+    async close() {
+      for (const t of timers) clearInterval(t);
+      await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      await deps.activity.close();
+      redis?.disconnect();
+      if (!opts.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// The HTTP application: /api/mcp and its metadata, then the owner-facing pages (session + CSRF).
+import { Hono } from 'hono';
+import type { AppDeps } from './deps.js';
+import { mountMcp } from './mcp-route.js';
+import { ROUTES } from './routes/index.js';
+import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  mountMcp(app, deps);
+
+  const web = new Hono<WebEnv>();
+  web.use('*', async (c, next) => {
+    await next();
+    // Owner pages are never framed and never cached (clickjacking on approval buttons).
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Content-Security-Policy', "frame-ancestors 'none'");
+    c.header('Cache-Control', 'no-store');
+  });
+  web.use('*', sessionMiddleware(deps.services.db, deps.services.clock));
+  web.use('*', csrfGuard());
+  for (const mount of ROUTES) mount(web, deps);
+  app.route('/', web);
+  app.onError((err, c) => {
+    deps.services.log.error({ err, path: c.req.path }, 'request failed');
+    return c.text('Something went wrong. Nothing was changed.', 500);
+  });
+  return app;
+}

@@ -1,0 +1,107 @@
+// Signed-in web sessions (owner pages): an HttpOnly, SameSite=Lax cookie holding a random id whose
+// SHA-256 is stored, with a per-session CSRF token that every form posts back (DESIGN §5.5).
+// Before sign-in, the login form uses a double-submit CSRF cookie.
+import { randomBytes } from 'node:crypto';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { safeEqual, sha256Hex } from '../auth/tokens.js';
+import type { Db } from '../db/client.js';
+import { users, webSessions } from '../db/schema.js';
+
+export const SESSION_COOKIE = 'sg_session';
+export const PRE_CSRF_COOKIE = 'sg_csrf';
+const SESSION_HOURS = 12;
+
+export type SessionUser = { id: string; email: string; name: string };
+export type WebEnv = { Variables: { user: SessionUser | null; csrf: string } };
+
+const random = () => randomBytes(32).toString('base64url');
+
+function secure(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:';
+}
+
+export async function startSession(c: Context, db: Db, userId: string, now: Date): Promise<void> {
+  const id = random();
+  await db.insert(webSessions).values({
+    idHash: sha256Hex(id),
+    userId,
+    csrfToken: random(),
+    expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000),
+  });
+  setCookie(c, SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    path: '/',
+    secure: secure(c),
+    maxAge: SESSION_HOURS * 3600,
+  });
+}
+
+export async function endSession(c: Context, db: Db): Promise<void> {
+  const id = getCookie(c, SESSION_COOKIE);
+  if (id) await db.delete(webSessions).where(eq(webSessions.idHash, sha256Hex(id)));
+  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+}
+
+export async function purgeSessions(db: Db, now: Date): Promise<void> {
+  await db.delete(webSessions).where(lt(webSessions.expiresAt, now));
+}
+
+/** Loads the signed-in user (or null) and the CSRF token the page's forms must carry. */
+export function sessionMiddleware(db: Db, clock: () => Date): MiddlewareHandler<WebEnv> {
+  return async (c, next) => {
+    c.set('user', null);
+    const id = getCookie(c, SESSION_COOKIE);
+    if (id) {
+      const [row] = await db
+        .select({ id: users.id, email: users.email, name: users.name, csrf: webSessions.csrfToken })
+        .from(webSessions)
+        .innerJoin(users, eq(users.id, webSessions.userId))
+        .where(and(eq(webSessions.idHash, sha256Hex(id)), gt(webSessions.expiresAt, clock())));
+      if (row) {
+        c.set('user', { id: row.id, email: row.email, name: row.name });
+        c.set('csrf', row.csrf);
+      }
+    }
+    if (!c.get('user')) {
+      let pre = getCookie(c, PRE_CSRF_COOKIE);
+      if (!pre) {
+        pre = random();
+        setCookie(c, PRE_CSRF_COOKIE, pre, { httpOnly: true, sameSite: 'Lax', path: '/', secure: secure(c) });
+      }
+      c.set('csrf', pre);
+    }
+    await next();
+  };
+}
+
+/** Refuses any POST whose form lacks the session's CSRF token (403, nothing done). */
+export function csrfGuard(): MiddlewareHandler<WebEnv> {
+  return async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const type = c.req.header('content-type') ?? '';
+    if (!type.includes('application/x-www-form-urlencoded') && !type.includes('multipart/form-data')) {
+      return c.text('Forms only.', 415);
+    }
+    const form = await c.req.parseBody();
+    const sent = typeof form._csrf === 'string' ? form._csrf : '';
+    if (!sent || !safeEqual(sent, c.get('csrf'))) {
+      return c.text(
+        'This form has expired or was not sent from Sitegate. Go back, reload and try again.',
+        403,
+      );
+    }
+    return next();
+  };
+}
+
+/** For pages that need a signed-in user: redirects to /login?next=… otherwise. */
+export function requireUser(): MiddlewareHandler<WebEnv> {
+  return async (c, next) => {
+    if (c.get('user')) return next();
+    const url = new URL(c.req.url);
+    return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+  };
+}

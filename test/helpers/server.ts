@@ -1,0 +1,106 @@
+// Starts a real Sitegate HTTP server in-process on a free 127.0.0.1 port, with a fresh demo fixture,
+// and connects the official MCP SDK Client to it.
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { type Demo, seedDemo } from '../../src/db/demo.js';
+import type { Clock } from '../../src/domain/context.js';
+import { type Sitegate, createSitegate } from '../../src/runtime.js';
+import { testDatabase, uniqueTag } from './db.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export type TestServer = {
+  sg: Sitegate;
+  url: string;
+  mcpUrl: string;
+  demo: Demo;
+  /** A connected SDK client using this bearer token. */
+  client(token: string): Promise<Client>;
+  /** Calls a tool and returns the structured envelope `{ ok, data?, error? }`. */
+  call(token: string, name: string, args?: Record<string, unknown>): Promise<Envelope>;
+  /** Makes a new demo fixture (another isolated workspace) in the same database. */
+  seed(): Promise<Demo>;
+  close(): Promise<void>;
+};
+
+export type Envelope = {
+  ok: boolean;
+  data?: Record<string, unknown> & Record<string, any>;
+  error?: { code: string; message: string; hint?: string };
+  isError?: boolean;
+  text?: string;
+};
+
+export async function startTestServer(
+  opts: { env?: Record<string, string>; clock?: Clock; seed?: boolean } = {},
+): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitegate-test-'));
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    REDIS_URL: process.env.REDIS_URL ?? '',
+    ...opts.env,
+  });
+  const database = await testDatabase();
+  const sg = await createSitegate(config, {
+    database,
+    clock: opts.clock,
+    log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+    limitPrefix: `test:${uniqueTag()}`,
+  });
+  const { url } = await sg.listen();
+  const demo = await seedDemo(database.db, { tag: uniqueTag() });
+  const clients: Client[] = [];
+  const client = async (token: string) => {
+    const c = new Client({ name: 'sitegate-test', version: '1.0.0' });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    clients.push(c);
+    return c;
+  };
+  const byToken = new Map<string, Client>();
+  return {
+    sg,
+    url,
+    mcpUrl: `${url}/api/mcp`,
+    demo,
+    client,
+    async call(token, name, args = {}) {
+      let c = byToken.get(token);
+      if (!c) {
+        c = await client(token);
+        byToken.set(token, c);
+      }
+      const r = await c.callTool({ name, arguments: args });
+      const content = r.content as Array<{ type: string; text?: string }>;
+      const env = (r.structuredContent ?? { ok: false }) as Envelope;
+      return { ...env, isError: Boolean(r.isError), text: content[0]?.text };
+    },
+    seed: () => seedDemo(database.db, { tag: uniqueTag() }),
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await sg.close();
+    },
+  };
+}
