@@ -460,7 +460,7 @@ export async function seedDemo(
       kind: i % 20 === 0 ? 'form_submit' : i % 31 === 0 ? 'booking' : 'pageview',
       path: paths[i % paths.length]!,
       visitorHash: `v${i % 57}`,
-      occurredAt: new Date(now.getTime() - ((i * 7919) % (29 * day))),
+      occurredAt: new Date(now.getTime() - ((i * 7919) % 29) * day - (i % 24) * 3_600_000),
     });
   }
   await db.insert(t.analyticsEvents).values(events_);

@@ -1,0 +1,46 @@
+// Rate limits of SPEC §8: the 121st call in a minute is refused for a connection, naming the limit
+// and the wait; the workspace limit spans connections. No sleeping: the window is one minute and
+// the calls take well under it.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { activity } from '../../src/db/schema.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let small: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+  small = await startTestServer({ env: { RATE_LIMIT_PER_WORKSPACE: '5' } });
+});
+afterAll(async () => {
+  await s?.close();
+  await small?.close();
+});
+
+it('refuses the 121st call of a connection within a minute', async () => {
+  const d = await s.seed();
+  const results = [];
+  for (let i = 0; i < 120; i += 1) results.push(await s.call(d.tokens.default, 'list_sites'));
+  expect(results.every((r) => r.ok)).toBe(true);
+  const over = await s.call(d.tokens.default, 'list_sites');
+  expect(over.error?.code).toBe('rate_limited');
+  expect(over.error?.message).toMatch(/120 calls per minute for this connection\. Retry in \d+ s/);
+  // Another connection of the same workspace still has its own allowance.
+  expect((await s.call(d.tokens.all, 'list_sites')).ok).toBe(true);
+  await s.sg.deps.activity.flush();
+  const denied = await s.sg.deps.services.db.select().from(activity).where(eq(activity.code, 'rate_limited'));
+  expect(denied.some((r) => r.connectionId === d.connections.default)).toBe(true);
+});
+
+it('the workspace limit spans every connection of the workspace', async () => {
+  const d = await small.seed();
+  const tokens = [d.tokens.default, d.tokens.all, d.tokens.workspace];
+  const outcomes: string[] = [];
+  for (let i = 0; i < 6; i += 1) {
+    const r = await small.call(tokens[i % 3]!, 'list_sites');
+    outcomes.push(r.ok ? 'ok' : r.error!.code);
+  }
+  expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'rate_limited']);
+  const other = await small.call(d.tokens.other, 'list_sites');
+  expect(other.ok).toBe(true);
+});

@@ -1,0 +1,119 @@
+// The tool registry: every tool declares its gate rule and annotations, the names are a subset of
+// SPEC §4.5's catalogue (no human-only action ever appears), every tool is exercised by some test,
+// and the contract clients see is snapshotted (a change shows up in review).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AREAS, ROLES, SCOPES } from '../../src/gate/scopes.js';
+import { createRegistry } from '../../src/mcp/registry.js';
+
+/** SPEC.md §4.5, scope column first. */
+const CATALOGUE: Record<string, string> = {
+  list_sites: 'site:read',
+  get_site_overview: 'site:read',
+  list_pages: 'site:read',
+  get_page: 'site:read',
+  list_draft_changes: 'site:read',
+  get_brand: 'site:read',
+  get_analytics_summary: 'site:read',
+  update_section_text: 'content:write',
+  update_page_seo: 'content:write',
+  add_section: 'content:write',
+  move_section: 'content:write',
+  set_section_hidden: 'content:write',
+  create_page: 'content:write',
+  create_blog_post: 'content:write',
+  get_section_json: 'content:write',
+  replace_section_content: 'content:write',
+  set_section_layout: 'content:write',
+  import_site: 'content:write',
+  migrate_site_from_url: 'content:write',
+  publish_site: 'publish',
+  prepare_publish: 'publish',
+  prepare_unpublish: 'publish',
+  confirm_pending_action: '*',
+  list_services: 'commerce:write',
+  create_service: 'commerce:write',
+  list_products: 'commerce:write',
+  create_product: 'commerce:write',
+  get_commerce_overview: 'commerce:write',
+  prepare_publish_product: 'commerce:write',
+  update_business_name: 'settings:write',
+  prepare_search_visibility: 'settings:write',
+  list_domains: 'domain:write',
+  connect_domain: 'domain:write',
+  set_primary_domain: 'domain:write',
+  list_access: 'access:write',
+  prepare_grant_access: 'access:write',
+  list_sendable_documents: 'communications:write',
+  prepare_send_document: 'communications:write',
+  generate_image: 'ai:generate',
+  create_site: 'workspace:write',
+  prepare_create_company: 'workspace:write',
+  list_leads: 'crm:read',
+  list_bookings: 'crm:read',
+  list_contacts: 'crm:read',
+  crm_update: 'crm:write',
+};
+const ADVANCED = ['get_section_json', 'replace_section_content', 'set_section_layout'];
+const OWNER_ONLY = ['connect_domain', 'set_primary_domain', 'prepare_grant_access', 'list_domains'];
+/** SPEC §1 human-only actions: no tool may even resemble them. */
+const HUMAN_ONLY =
+  /delete|erase|remove|revoke|billing|payment|purchase|buy|renew|transfer|head_code|custom_code|member/;
+
+const registry = createRegistry();
+
+function testSources(dir: string): string {
+  let out = '';
+  for (const f of readdirSync(dir)) {
+    const p = path.join(dir, f);
+    if (statSync(p).isDirectory()) out += testSources(p);
+    else if (/\.test\.tsx?$/.test(f) && f !== 'registry.test.ts') out += readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+describe('tool registry', () => {
+  const tools = registry.all();
+
+  it.each(tools.map((t) => [t.def.name, t] as const))('%s declares its rule and annotations', (name, t) => {
+    expect(name).toMatch(/^[a-z]+(_[a-z]+)+$/);
+    expect(Object.keys(CATALOGUE)).toContain(name);
+    if (CATALOGUE[name] !== '*') expect(t.def.scope).toBe(CATALOGUE[name]);
+    expect(SCOPES).toContain(t.def.scope);
+    expect(AREAS).toContain(t.def.area);
+    expect(ROLES).toContain(t.def.role);
+    expect(Boolean(t.def.advanced)).toBe(ADVANCED.includes(name));
+    if (OWNER_ONLY.includes(name)) expect(t.def.role).toBe('owner');
+    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+      expect(typeof t.def.annotations[hint]).toBe('boolean');
+    }
+    if (t.def.annotations.readOnlyHint) expect(t.def.annotations.destructiveHint).toBe(false);
+    expect(t.def.description.length).toBeGreaterThan(20);
+    expect(HUMAN_ONLY.test(name)).toBe(false);
+  });
+
+  it('every tool is exercised by at least one test', () => {
+    const sources = testSources(path.resolve('test'));
+    const untested = tools.map((t) => t.def.name).filter((n) => !sources.includes(`'${n}'`));
+    expect(untested).toEqual([]);
+  });
+
+  it('input schemas take websiteId except the workspace-level tools, and refuse unknown keys', () => {
+    for (const t of tools) {
+      const props = (t.listing.inputSchema.properties ?? {}) as Record<string, unknown>;
+      expect('websiteId' in props).toBe(!t.def.workspaceLevel);
+      expect(t.listing.inputSchema.additionalProperties).toBe(false);
+    }
+  });
+
+  it('the contract clients see matches the committed snapshot', async () => {
+    const contract = tools
+      .map((t) => t.listing)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((l) => ({ ...l, scope: registry.get(l.name)!.def.scope, area: registry.get(l.name)!.def.area }));
+    await expect(`${JSON.stringify(contract, null, 2)}\n`).toMatchFileSnapshot(
+      '../__snapshots__/tools.contract.json',
+    );
+  });
+});
