@@ -12,6 +12,7 @@ import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
 import type { Clock, Services } from './domain/context.js';
 import { fileBlobStore } from './domain/library/blobs.js';
 import { createRateLimits } from './limits/rate-limits.js';
+import { createCaches } from './mcp/caches.js';
 import { createRegistry } from './mcp/registry.js';
 import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
@@ -70,6 +71,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       prefix: opts.limitPrefix ?? 'sg',
     }),
     activity: activityRecorder(database.db, log),
+    caches: createCaches(database.feed),
   };
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | null = null;

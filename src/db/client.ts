@@ -4,10 +4,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Database = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void> };
+export type Database = { db: Db; kind: 'pglite' | 'postgres'; feed: ChangeFeed; close: () => Promise<void> };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -33,7 +34,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     await client.query('select pg_advisory_unlock(727001)').catch(() => {});
     client.release();
   }
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  // Caches stay off on PostgreSQL: another process's commit would reach us a few milliseconds
+  // late, and a refusal must hold at the very next call (SPEC §1). The pool serves the live facts.
+  return { db: db as unknown as Db, kind: 'postgres', feed: changeFeed(), close: () => pool.end() };
 }
 
 async function openPglite(dir: string | undefined): Promise<Database> {
@@ -44,5 +47,9 @@ async function openPglite(dir: string | undefined): Promise<Database> {
   const client = dir ? await PGlite.create(dir) : await PGlite.create();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  const feed = changeFeed();
+  // PGlite is in-process: a notification is handled before the committing statement resolves.
+  await client.listen(CHANGE_CHANNEL, (table) => feed.emit(table));
+  feed.setLive(true);
+  return { db: db as unknown as Db, kind: 'pglite', feed, close: () => client.close() };
 }

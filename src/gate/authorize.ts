@@ -3,6 +3,7 @@
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
 import { and, eq } from 'drizzle-orm';
 import type { Caller } from '../auth/caller.js';
+import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { companies, websiteMembers, websites } from '../db/schema.js';
 import type { WebsiteRow } from '../domain/context.js';
@@ -99,14 +100,42 @@ function scopeMissing(rule: GateRule): Refusal {
 
 export type Authorized = { website: WebsiteRow; role: Role };
 
-/** Loads the live facts (one query) and decides. Every tool call passes here and only here. */
+/** The live facts the gate reads for (website, creator); cacheable by `GateFactsCache`. */
+export type GateRow = {
+  website: WebsiteRow;
+  role: string | null;
+  withheldAreas: string[];
+  advancedEditor: boolean;
+} | null;
+export type GateFactsCache = FeedCache<GateRow>;
+/** The tables whose change may alter a gate decision (see src/db/change-feed.ts). */
+export const GATE_TABLES = ['websites', 'website_members', 'companies'] as const;
+
+/**
+ * Loads the live facts (one query, or the change-feed cache that any committed change to
+ * websites, members or companies clears) and decides. Every tool call passes here and only here.
+ */
 export async function authorize(
   db: Db,
   caller: Caller,
   rule: GateRule,
   requested: string | undefined,
+  cache?: GateFactsCache,
 ): Promise<Authorized> {
   const id = targetWebsiteId(caller, rule, requested);
+  const load = () => loadGateRow(db, id, caller.creatorId);
+  const row = cache ? await cache.get(`${id}\u0000${caller.creatorId}`, load) : await load();
+  const role = row?.role && isRole(row.role) ? row.role : null;
+  const decided = decide(caller, rule, {
+    website: row ? { id: row.website.id, companyId: row.website.companyId } : null,
+    role,
+    withheldAreas: row?.withheldAreas ?? [],
+    advancedEditor: row?.advancedEditor ?? false,
+  });
+  return { website: row!.website, role: decided };
+}
+
+async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateRow> {
   const rows = await db
     .select({
       website: websites,
@@ -118,17 +147,9 @@ export async function authorize(
     .innerJoin(companies, eq(companies.id, websites.companyId))
     .leftJoin(
       websiteMembers,
-      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, caller.creatorId)),
+      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, creatorId)),
     )
     .where(eq(websites.id, id))
     .limit(1);
-  const row = rows[0];
-  const role = row?.role && isRole(row.role) ? row.role : null;
-  const decided = decide(caller, rule, {
-    website: row ? { id: row.website.id, companyId: row.website.companyId } : null,
-    role,
-    withheldAreas: row?.withheldAreas ?? [],
-    advancedEditor: row?.advancedEditor ?? false,
-  });
-  return { website: row!.website, role: decided };
+  return rows[0] ?? null;
 }

@@ -11,6 +11,7 @@ import { authorize } from '../gate/authorize.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import type { ToolCtx } from './define-tool.js';
 import { failureResult, okResult, refusalResult } from './envelope.js';
+import type { Caches } from './caches.js';
 import type { CompiledTool, Registry } from './registry.js';
 
 export type CallDeps = {
@@ -18,6 +19,7 @@ export type CallDeps = {
   registry: Registry;
   limits: RateLimits;
   activity: ActivityRecorder;
+  caches: Caches;
 };
 
 export async function callTool(
@@ -59,8 +61,9 @@ export async function callTool(
     }
     const input = parseInput(tool, args);
     const requested = typeof input.websiteId === 'string' ? input.websiteId : undefined;
+    const def = tool.def;
     const run = async (tx: Db) => {
-      const { website, role } = await authorize(tx, caller, tool.def, requested);
+      const { website, role } = await authorize(tx, caller, def, requested, deps.caches.gate);
       websiteId = website.id;
       const ctx: ToolCtx = {
         tx,

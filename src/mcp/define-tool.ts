@@ -33,6 +33,11 @@ export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   bucket?: ToolBucket;
   /** false for long work that manages its own transactions (imports, crawls). Default true. */
   transaction?: boolean;
+  /**
+   * The result depends only on stored site data (never the clock or a counter), so it may be
+   * served from the change-feed cache until a table it reads changes. Read-only tools only.
+   */
+  cacheable?: boolean;
 };
 
 export const ParamWebsiteId = z

@@ -3,7 +3,7 @@
 // `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1, MCP authorization spec).
 import type { Context, Hono } from 'hono';
 import { callerForToken } from '../auth/connections.js';
-import { looksLikeApiToken } from '../auth/tokens.js';
+import { looksLikeApiToken, sha256Hex } from '../auth/tokens.js';
 import type { Caller } from '../auth/caller.js';
 import { SCOPES } from '../gate/scopes.js';
 import { handleMcp } from '../mcp/server.js';
@@ -67,7 +67,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
     const token = m[1]!;
     let caller: Caller | null = null;
     if (looksLikeApiToken(token)) {
-      caller = await callerForToken(deps.services.db, token);
+      caller = await deps.caches.callers.get(sha256Hex(token), () => callerForToken(deps.services.db, token));
     } else if (deps.oauth) {
       const outcome = await deps.oauth.authenticate(token);
       if (outcome?.kind === 'unbound') {

@@ -17,6 +17,7 @@ const Json = z.record(z.string(), z.unknown());
 
 export const list_sites = defineTool({
   name: 'list_sites',
+  cacheable: true,
   title: 'List sites',
   description:
     'Lists the websites this connection can reach, with the id to pass as websiteId and your role on each.',
@@ -41,6 +42,7 @@ export const list_sites = defineTool({
 
 export const get_site_overview = defineTool({
   name: 'get_site_overview',
+  cacheable: true,
   title: 'Site overview',
   description:
     'Overview of one website: name, business name, whether it is live, unpublished changes, page and section counts, domains and links.',
@@ -69,6 +71,7 @@ export const get_site_overview = defineTool({
 
 export const list_pages = defineTool({
   name: 'list_pages',
+  cacheable: true,
   title: 'List pages',
   description:
     'Lists the draft pages and blog posts in order, each with its sections (id, type, hidden, label).',
@@ -94,6 +97,7 @@ export const list_pages = defineTool({
 
 export const get_page = defineTool({
   name: 'get_page',
+  cacheable: true,
   title: 'Get page',
   description: 'One draft page with its SEO fields and every section: type, content, layout and rev.',
   ...site,
@@ -138,6 +142,7 @@ export const DraftChanges = z.object({
 
 export const list_draft_changes = defineTool({
   name: 'list_draft_changes',
+  cacheable: true,
   title: 'List draft changes',
   description:
     'What the draft changes compared with the live site, page by page and section by section. Publishing them needs the owner’s approval (prepare_publish).',
@@ -151,6 +156,7 @@ export const list_draft_changes = defineTool({
 
 export const get_brand = defineTool({
   name: 'get_brand',
+  cacheable: true,
   title: 'Get brand',
   description: 'The brand: palette, fonts, visual style, voice, logo asset and Company Memory facts.',
   ...site,

@@ -1,0 +1,150 @@
+// Benchmark (issue: foundation): `tools/call get_page` against Sitegate's full stack (auth, gate,
+// limits, database, Activity) vs the bare SDK stateless echo server, both driven in the same run by
+// autocannon from this (separate) process at 32 connections over keep-alive HTTP.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const CONNECTIONS = 32;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+type Result = { label: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+function start(
+  args: string[],
+  env: Record<string, string>,
+  ready: (out: string) => boolean,
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+    const on = (d: Buffer) => {
+      out += d.toString();
+      if (ready(out)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', on);
+    child.stderr?.on('data', on);
+  });
+}
+
+async function drive(
+  label: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Result> {
+  const opts = {
+    url,
+    method: 'POST' as const,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  };
+  await autocannon({ ...opts, duration: 2 }); // warm-up
+  const r = await autocannon(opts);
+  return {
+    label,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+export async function bench(): Promise<void> {
+  const basePort = 19_100 + Math.floor(Math.random() * 500);
+  const baseline = await start(['bench/baseline-server.ts', String(basePort)], {}, (o) =>
+    o.includes('ready'),
+  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-bench-'));
+  const sgPort = basePort + 1;
+  const demoFile = path.join(dir, 'demo.json');
+  const sitegate = await start(
+    ['src/main.ts', 'serve', '--demo', '--demo-out', demoFile],
+    {
+      PORT: String(sgPort),
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_CONNECTION: '100000000',
+      RATE_LIMIT_PER_WORKSPACE: '100000000',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
+    (o) => o.includes('Sitegate demo is running'),
+  );
+  try {
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    const sgUrl = `http://127.0.0.1:${sgPort}/api/mcp`;
+    const list = await fetch(sgUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${demo.tokens.default}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_pages', arguments: {} },
+      }),
+    });
+    const pageId = ((await list.json()) as any).result.structuredContent.data.pages[0].pageId;
+    const b = await drive(
+      'bare SDK stateless echo (new McpServer per request)',
+      `http://127.0.0.1:${basePort}/mcp`,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+      {},
+    );
+    const s = await drive(
+      'Sitegate get_page (auth, gate, limits, PGlite, Activity)',
+      sgUrl,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: process.env.BENCH_TOOL ?? 'get_page', arguments: { pageId } },
+      },
+      { authorization: `Bearer ${demo.tokens.default}` },
+    );
+    const rss = peakRssMb(sitegate.pid!);
+    console.log(`\nMCP tools/call, ${CONNECTIONS} connections, ${SECONDS} s each, same run`);
+    console.log('| server | req/s | p50 ms | p99 ms | errors | non-2xx |');
+    console.log('|---|---|---|---|---|---|');
+    for (const r of [b, s])
+      console.log(`| ${r.label} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+    console.log(`Sitegate / baseline req/s ratio: ${(s.rps / b.rps).toFixed(2)}x (target >= 1.5x)`);
+    console.log(
+      `Sitegate p99: ${s.p99} ms (target <= 15 ms); Sitegate peak RSS: ${rss} MB (target <= 250 MB)`,
+    );
+  } finally {
+    baseline.kill();
+    sitegate.kill();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bench();
