@@ -37,20 +37,25 @@ export function activityRecorder(db: Db, log: Logger, opts: { intervalMs?: numbe
   const write = async (lines: ActivityLine[]) => {
     if (lines.length === 0) return;
     try {
-      await db.insert(activity).values(
-        lines.map((l) => ({
-          companyId: l.companyId,
-          websiteId: l.websiteId,
-          connectionId: l.connectionId,
-          tool: l.tool,
-          outcome: l.outcome,
-          code: l.code ?? null,
-          summary: oneLine(l.summary),
-          creditsSpent: l.creditsSpent ?? 0,
-          requestId: l.requestId ?? null,
-          createdAt: l.createdAt,
-        })),
-      );
+      // One parameter for the whole batch: on PGlite this is ~7x cheaper than a VALUES list
+      // with ten parameters a row (measured in bench notes), and it is still parameterised SQL.
+      const rows = lines.map((l) => ({
+        company_id: l.companyId,
+        website_id: l.websiteId,
+        connection_id: l.connectionId,
+        tool: l.tool,
+        outcome: l.outcome,
+        code: l.code ?? null,
+        summary: oneLine(l.summary),
+        credits_spent: l.creditsSpent ?? 0,
+        request_id: l.requestId ?? null,
+        created_at: l.createdAt.toISOString(),
+      }));
+      await db.execute(sql`
+        insert into activity (company_id, website_id, connection_id, tool, outcome, code, summary, credits_spent, request_id, created_at)
+        select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
+          company_id text, website_id text, connection_id text, tool text, outcome text, code text,
+          summary text, credits_spent int, request_id text, created_at timestamptz)`);
       // "Last used" on the Developers page: one UPDATE per batch, not one per call.
       const last = new Map<string, Date>();
       for (const l of lines) if (l.connectionId) last.set(l.connectionId, l.createdAt);
