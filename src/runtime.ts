@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
 import type { Clock, Services } from './domain/context.js';
-import { fileBlobStore } from './domain/library/blobs.js';
+import { databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createCaches } from './mcp/caches.js';
 import { createRegistry } from './mcp/registry.js';
@@ -59,7 +59,10 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     db: database.db,
     log,
     clock: opts.clock ?? (() => new Date()),
-    blobs: fileBlobStore(path.join(config.dataDir, 'blobs')),
+    blobs:
+      database.kind === 'postgres'
+        ? databaseBlobStore(database.db)
+        : fileBlobStore(path.join(config.dataDir, 'blobs')),
   };
   const deps: AppDeps = {
     services,

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  customType,
   boolean,
   index,
   integer,
@@ -522,4 +523,16 @@ export const webSessions = pgTable('web_sessions', {
   csrfToken: text('csrf_token').notNull(),
   createdAt: createdAt(),
   expiresAt: ts('expires_at').notNull(),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/** Blob bytes when running on PostgreSQL, so every process sees every blob (DESIGN §7). */
+export const blobs = pgTable('blobs', {
+  sha256: text('sha256').primaryKey(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
 });

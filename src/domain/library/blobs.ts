@@ -1,8 +1,12 @@
-// Content-addressed blob store: bytes live in DATA_DIR/blobs/<sha256[0:2]>/<sha256>.
-// Writes are atomic (temp file + rename) and idempotent; the database row names the hash.
+// Content-addressed blob store. Embedded: bytes live in DATA_DIR/blobs/<sha256[0:2]>/<sha256>, written
+// atomically (temp file + rename). On PostgreSQL: the `blobs` table, so any process can serve any blob.
+// Writes are idempotent; the asset row names the hash.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { blobs } from '../../db/schema.js';
 
 export type BlobStore = {
   put(bytes: Uint8Array): Promise<string>;
@@ -43,6 +47,30 @@ export function fileBlobStore(root: string): BlobStore {
         }
       }
       return out;
+    },
+  };
+}
+
+export function databaseBlobStore(db: Db): BlobStore {
+  return {
+    async put(bytes) {
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      await db
+        .insert(blobs)
+        .values({ sha256: sha, bytes: Buffer.from(bytes) })
+        .onConflictDoNothing();
+      return sha;
+    },
+    async get(sha) {
+      if (!HEX64.test(sha)) throw new Error('invalid blob key');
+      const [row] = await db.select({ bytes: blobs.bytes }).from(blobs).where(eq(blobs.sha256, sha));
+      return row?.bytes ?? null;
+    },
+    async remove(sha) {
+      await db.delete(blobs).where(eq(blobs.sha256, sha));
+    },
+    async list() {
+      return (await db.select({ sha: blobs.sha256 }).from(blobs)).map((r) => r.sha);
     },
   };
 }

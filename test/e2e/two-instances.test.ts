@@ -1,0 +1,79 @@
+// Scale-out (DESIGN §7): two Sitegate instances with their own pools and memory, one PostgreSQL and
+// one Redis. A token minted through one works on the other, a revocation through one is seen by the
+// other at once, and the rate limit is shared. Runs in CI's PostgreSQL + Redis pass.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { revokeConnection } from '../../src/auth/connections.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/client.js';
+import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { type Sitegate, createSitegate } from '../../src/runtime.js';
+import { uniqueTag } from '../helpers/db.js';
+import { freePort } from '../helpers/server.js';
+import pino from 'pino';
+
+const url = process.env.DATABASE_URL;
+const redis = process.env.REDIS_URL;
+
+const instances: Array<{ sg: Sitegate; base: string }> = [];
+let demo: Demo;
+
+beforeAll(async () => {
+  if (!url || !redis) return;
+  const prefix = `scale:${uniqueTag()}`;
+  for (let i = 0; i < 2; i += 1) {
+    const port = await freePort();
+    const config = loadConfig({
+      PORT: String(port),
+      DATABASE_URL: url,
+      REDIS_URL: redis,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_CONNECTION: '6',
+    });
+    const sg = await createSitegate(config, {
+      database: await openDatabase({ databaseUrl: url }),
+      log: pino({ level: 'silent' }),
+      limitPrefix: prefix,
+    });
+    const { url: base } = await sg.listen();
+    instances.push({ sg, base });
+  }
+  demo = await seedDemo(instances[0]!.sg.deps.services.db, { tag: uniqueTag() });
+});
+afterAll(async () => {
+  for (const i of instances) {
+    await i.sg.close();
+    await i.sg.database.close();
+  }
+});
+
+async function call(base: string, token: string): Promise<number | string> {
+  const r = await fetch(`${base}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_sites', arguments: {} },
+    }),
+  });
+  if (r.status !== 200) return r.status;
+  const body = (await r.json()) as {
+    result: { structuredContent: { ok: boolean; error?: { code: string } } };
+  };
+  return body.result.structuredContent.ok ? 'ok' : body.result.structuredContent.error!.code;
+}
+
+it.runIf(url && redis)('any instance answers any request; limits and revocations are shared', async () => {
+  const [a, b] = instances as [{ base: string; sg: Sitegate }, { base: string; sg: Sitegate }];
+  const outcomes = [];
+  for (let i = 0; i < 7; i += 1) outcomes.push(await call(i % 2 ? b.base : a.base, demo.tokens.default));
+  expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'rate_limited']);
+  expect(await call(b.base, demo.tokens.all)).toBe('ok');
+  await revokeConnection(a.sg.deps.services.db, demo.users.owner.id, demo.connections.all, new Date());
+  expect(await call(b.base, demo.tokens.all)).toBe(401);
+});
