@@ -59,6 +59,7 @@ export async function callTool(
     }
     const input = parseInput(tool, args);
     const requested = typeof input.websiteId === 'string' ? input.websiteId : undefined;
+    const afterCommit: Array<() => Promise<void>> = [];
     const run = async (tx: Db) => {
       const { website, role } = await authorize(tx, caller, tool.def, requested);
       websiteId = website.id;
@@ -68,6 +69,7 @@ export async function callTool(
         actor: { userId: caller.creatorId, companyId: caller.companyId, connectionId: caller.connectionId },
         services: deps.services,
         progress,
+        afterCommit: (task) => afterCommit.push(task),
         website,
         role,
         caller,
@@ -76,6 +78,10 @@ export async function callTool(
     };
     const data =
       tool.def.transaction === false ? await run(deps.services.db) : await deps.services.db.transaction(run);
+    // Work that must only see committed rows (mail delivery) starts now, without delaying the answer.
+    for (const task of afterCommit) {
+      void task().catch((err) => deps.services.log.error({ err, requestId }, 'after-commit task failed'));
+    }
     const credits = tool.def.credits?.(data) ?? 0;
     line('allowed', tool.def.activity(input, data), undefined, credits);
     return okResult(data);
