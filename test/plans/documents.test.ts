@@ -34,19 +34,25 @@ describe('list_sendable_documents', () => {
   it('lists never-sent drafts with their ids and no customer contact details', async () => {
     const f = await fixture(s);
     const r = await s.call(f.demo.tokens.all, 'list_sendable_documents');
-    expect(r.data!.documents.map((d: { number: string }) => d.number).sort()).toEqual(['INV-2026-014', 'Q-2026-007']);
+    expect(r.data!.documents.map((d: { number: string }) => d.number).sort()).toEqual([
+      'INV-2026-014',
+      'Q-2026-007',
+    ]);
     expect(r.text).not.toMatch(/@|Pat Customer|Jo Baker|recipient/i);
   });
 
   it('is refused when the agency withholds invoicing', async () => {
     const f = await fixture(s);
-    await db().update(companies).set({ withheldAreas: ['invoicing'] }).where(eq(companies.id, f.demo.companyId));
+    await db()
+      .update(companies)
+      .set({ withheldAreas: ['invoicing'] })
+      .where(eq(companies.id, f.demo.companyId));
     expect((await s.call(f.demo.tokens.all, 'list_sendable_documents')).error?.code).toBe('area_disabled');
   });
 });
 
 describe('prepare_send_document → approve → confirm', () => {
-  it("shows the recipient, lines and total; confirm sends it once and marks it sent", async () => {
+  it('shows the recipient, lines and total; confirm sends it once and marks it sent', async () => {
     const f = await fixture(s);
     const inv = await doc(f, 'INV-2026-014');
     const r = await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: inv.id });
@@ -63,7 +69,10 @@ describe('prepare_send_document → approve → confirm', () => {
     expect(await doc(f, 'INV-2026-014')).toMatchObject({ status: 'sent' });
     const mails = await documentMails(f);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ to: 'pat@example.com', subject: 'Invoice INV-2026-014 from Harbor Bakery' });
+    expect(mails[0]).toMatchObject({
+      to: 'pat@example.com',
+      subject: 'Invoice INV-2026-014 from Harbor Bakery',
+    });
     expect(mails[0]!.attachments![0]!.filename).toBe('INV-2026-014.html');
     expect(mails[0]!.text).toContain('Total: EUR 100.00');
   });
@@ -71,9 +80,9 @@ describe('prepare_send_document → approve → confirm', () => {
   it('refuses a document that was already sent, and plans nothing', async () => {
     const f = await fixture(s);
     const sent = await doc(f, 'INV-2026-013');
-    expect((await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: sent.id })).error?.code).toBe(
-      'conflict',
-    );
+    expect(
+      (await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: sent.id })).error?.code,
+    ).toBe('conflict');
   });
 
   it("gives another tenant's document the same not_found", async () => {
@@ -87,7 +96,10 @@ describe('prepare_send_document → approve → confirm', () => {
     const f = await fixture(s);
     const inv = await doc(f, 'INV-2026-014');
     const planId = await prepareAndApprove(s, f, 'prepare_send_document', { documentId: inv.id });
-    await db().update(companies).set({ withheldAreas: ['invoicing'] }).where(eq(companies.id, f.demo.companyId));
+    await db()
+      .update(companies)
+      .set({ withheldAreas: ['invoicing'] })
+      .where(eq(companies.id, f.demo.companyId));
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.error?.code).toBe('area_disabled');
     expect(await documentMails(f)).toHaveLength(0);
@@ -96,18 +108,21 @@ describe('prepare_send_document → approve → confirm', () => {
 });
 
 describe('an edit of the stored document after review refuses the send', () => {
-  const edits: Array<[string, (d: typeof documents.$inferSelect) => Partial<typeof documents.$inferInsert>]> = [
+  const edits: Array<[string, (d: typeof documents.$inferSelect) => Partial<typeof documents.$inferInsert>]> =
     [
-      'price',
-      (d) => ({
-        lines: d.lines.map((l, i): DocumentLine => (i === 0 ? { ...l, unitPriceCents: l.unitPriceCents + 1 } : l)),
-        totalCents: d.totalCents + 2,
-      }),
-    ],
-    ['line', (d) => ({ lines: [...d.lines, { description: 'Extra', quantity: 1, unitPriceCents: 0 }] })],
-    ['recipient', () => ({ recipientEmail: 'someone.else@example.com' })],
-    ['status', () => ({ status: 'void' })],
-  ];
+      [
+        'price',
+        (d) => ({
+          lines: d.lines.map(
+            (l, i): DocumentLine => (i === 0 ? { ...l, unitPriceCents: l.unitPriceCents + 1 } : l),
+          ),
+          totalCents: d.totalCents + 2,
+        }),
+      ],
+      ['line', (d) => ({ lines: [...d.lines, { description: 'Extra', quantity: 1, unitPriceCents: 0 }] })],
+      ['recipient', () => ({ recipientEmail: 'someone.else@example.com' })],
+      ['status', () => ({ status: 'void' })],
+    ];
   for (const [what, edit] of edits) {
     it(`an edited ${what}: plan_revision_changed, nothing sent`, async () => {
       const f = await fixture(s);

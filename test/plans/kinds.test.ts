@@ -89,9 +89,14 @@ describe('unpublish', () => {
 
   it('is refused for a site that is not live, and no plan is created', async () => {
     const f = await fixture(s);
-    const r = await s.call(f.demo.tokens.workspace, 'prepare_unpublish', { websiteId: f.demo.websites.events });
+    const r = await s.call(f.demo.tokens.workspace, 'prepare_unpublish', {
+      websiteId: f.demo.websites.events,
+    });
     expect(r.error?.code).toBe('conflict');
-    const rows = await db().select().from(pendingActions).where(eq(pendingActions.websiteId, f.demo.websites.events));
+    const rows = await db()
+      .select()
+      .from(pendingActions)
+      .where(eq(pendingActions.websiteId, f.demo.websites.events));
     expect(rows).toHaveLength(0);
   });
 });
@@ -167,7 +172,10 @@ describe('search visibility', () => {
 describe('grant access', () => {
   it('shows the address and level; confirm invites that address to this website only, returning no link', async () => {
     const f = await fixture(s);
-    const r = await s.call(f.demo.tokens.all, 'prepare_grant_access', { email: 'New.Editor@Example.com', level: 'editor' });
+    const r = await s.call(f.demo.tokens.all, 'prepare_grant_access', {
+      email: 'New.Editor@Example.com',
+      level: 'editor',
+    });
     expect(r.ok).toBe(true);
     const planId = r.data!.planId as string;
     const page = await f.owner.get(`/approvals/${planId}`);
@@ -188,16 +196,24 @@ describe('grant access', () => {
     expect(mail[0]!.to).toBe('new.editor@example.com');
     expect(mail[0]!.text).toMatch(/\/invitations\/[A-Za-z0-9_-]{40,}/);
     const listed = await s.call(f.demo.tokens.all, 'list_access');
-    expect(listed.data!.invitations.map((i: { email: string }) => i.email)).toContain('new.editor@example.com');
+    expect(listed.data!.invitations.map((i: { email: string }) => i.email)).toContain(
+      'new.editor@example.com',
+    );
     expect(listed.text).not.toMatch(/invitations\/|tokenHash/);
   });
 
   it("refuses the level 'owner' with invalid_input and creates no plan", async () => {
     const f = await fixture(s);
-    const r = await s.call(f.demo.tokens.all, 'prepare_grant_access', { email: 'boss@example.com', level: 'owner' });
+    const r = await s.call(f.demo.tokens.all, 'prepare_grant_access', {
+      email: 'boss@example.com',
+      level: 'owner',
+    });
     expect(r.error?.code).toBe('invalid_input');
     expect(r.error?.message).toMatch(/owner/);
-    const rows = await db().select().from(pendingActions).where(eq(pendingActions.websiteId, f.demo.websites.main));
+    const rows = await db()
+      .select()
+      .from(pendingActions)
+      .where(eq(pendingActions.websiteId, f.demo.websites.main));
     expect(rows).toHaveLength(0);
   });
 
@@ -208,11 +224,20 @@ describe('grant access', () => {
       .update(websiteMembers)
       .set({ role: 'editor' })
       .where(
-        and(eq(websiteMembers.websiteId, f.demo.websites.main), eq(websiteMembers.userId, f.demo.users.owner.id)),
+        and(
+          eq(websiteMembers.websiteId, f.demo.websites.main),
+          eq(websiteMembers.userId, f.demo.users.owner.id),
+        ),
       );
-    const r = await s.call(f.demo.tokens.all, 'prepare_grant_access', { email: 'x@example.com', level: 'viewer' });
+    const r = await s.call(f.demo.tokens.all, 'prepare_grant_access', {
+      email: 'x@example.com',
+      level: 'viewer',
+    });
     expect(r.error?.code).toBe('owner_only');
-    const rows = await db().select().from(pendingActions).where(eq(pendingActions.websiteId, f.demo.websites.main));
+    const rows = await db()
+      .select()
+      .from(pendingActions)
+      .where(eq(pendingActions.websiteId, f.demo.websites.main));
     expect(rows).toHaveLength(0);
   });
 
@@ -277,7 +302,11 @@ describe('booking side effects stay off the rail (SPEC §3 booking table)', () =
     const ctx = {
       tx: db(),
       now: new Date(),
-      actor: { userId: f.demo.users.owner.id, companyId: f.demo.companyId, connectionId: f.demo.connections.all },
+      actor: {
+        userId: f.demo.users.owner.id,
+        companyId: f.demo.companyId,
+        connectionId: f.demo.connections.all,
+      },
       services,
       progress: noProgress,
       website: w,

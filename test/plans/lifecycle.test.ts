@@ -3,7 +3,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
-import { companies, connections, pendingActions, users, websiteMembers, websites } from '../../src/db/schema.js';
+import {
+  companies,
+  connections,
+  pendingActions,
+  users,
+  websiteMembers,
+  websites,
+} from '../../src/db/schema.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';
 import { PLAN_GC_GRACE_MS, PLAN_TTL_MS } from '../../src/plans/store.js';
 import { JOBS } from '../../src/runtime.js';
@@ -50,7 +57,11 @@ describe('(none) → pending: a prepare_* tool', () => {
     const r = await s.call(f.demo.tokens.all, 'prepare_publish');
     expect(r.ok).toBe(true);
     const planId = r.data!.planId as string;
-    expect(r.data).toMatchObject({ kind: 'publish', status: 'pending', approveUrl: `${s.url}/approvals/${planId}` });
+    expect(r.data).toMatchObject({
+      kind: 'publish',
+      status: 'pending',
+      approveUrl: `${s.url}/approvals/${planId}`,
+    });
     expect(r.data!.summary).toMatch(/1 change/);
     expect(new Date(r.data!.expiresAt).getTime()).toBe(time.clock().getTime() + PLAN_TTL_MS);
     const row = await planRow(s, planId);
@@ -100,12 +111,14 @@ describe('pending → approved: owner approval in a signed-in page', () => {
     expect((await planRow(s, planId))!.status).toBe('pending');
   });
 
-  it("is refused to another owner of the site who did not create the connection", async () => {
+  it('is refused to another owner of the site who did not create the connection', async () => {
     const f = await fixture(s);
     const planId = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
     const email = `coowner+${newId('x').toLowerCase()}@demo.sitegate.test`;
     const id = newId('usr');
-    await db().insert(users).values({ id, email, name: 'Co Owner', passwordHash: await hashPassword('co-pass-123') });
+    await db()
+      .insert(users)
+      .values({ id, email, name: 'Co Owner', passwordHash: await hashPassword('co-pass-123') });
     await db().insert(websiteMembers).values({ websiteId: f.demo.websites.main, userId: id, role: 'owner' });
     const co = await signIn(s.url, email, 'co-pass-123');
     const page = await co.get(`/approvals/${planId}`);
@@ -130,9 +143,9 @@ describe('pending → approved: owner approval in a signed-in page', () => {
     const planId = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
     await f.owner.get(`/approvals/${planId}`);
     expect((await f.owner.post(`/approvals/${planId}/approve`, {}, { csrf: false })).status).toBe(403);
-    expect((await f.owner.post(`/approvals/${planId}/approve`, { _csrf: 'forged' }, { csrf: false })).status).toBe(
-      403,
-    );
+    expect(
+      (await f.owner.post(`/approvals/${planId}/approve`, { _csrf: 'forged' }, { csrf: false })).status,
+    ).toBe(403);
     expect((await planRow(s, planId))!.status).toBe('pending');
   });
 
@@ -166,7 +179,12 @@ describe('approved → redeemed: confirm_pending_action', () => {
     const planId = await prepareAndApprove(s, f, 'prepare_publish');
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.ok).toBe(true);
-    expect(r.data).toMatchObject({ planId, kind: 'publish', status: 'redeemed', result: { published: true } });
+    expect(r.data).toMatchObject({
+      planId,
+      kind: 'publish',
+      status: 'redeemed',
+      result: { published: true },
+    });
     expect(await liveIntroHeading(f)).toBe('Welcome to Harbor Bakery');
     expect((await site(f.demo.websites.main)).publishedRev).toBe(2);
     expect(await planRow(s, planId)).toMatchObject({ status: 'redeemed', result: { published: true } });
@@ -251,7 +269,10 @@ describe('approved → redeemed: confirm_pending_action', () => {
     await db()
       .delete(websiteMembers)
       .where(
-        and(eq(websiteMembers.websiteId, f.demo.websites.main), eq(websiteMembers.userId, f.demo.users.owner.id)),
+        and(
+          eq(websiteMembers.websiteId, f.demo.websites.main),
+          eq(websiteMembers.userId, f.demo.users.owner.id),
+        ),
       );
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.error?.code).toBe('role_insufficient');
@@ -274,7 +295,10 @@ describe('approved → redeemed: confirm_pending_action', () => {
   it('refuses when the agency switched the area off after approval, and performs nothing', async () => {
     const f = await fixture(s);
     const planId = await prepareAndApprove(s, f, 'prepare_publish');
-    await db().update(companies).set({ withheldAreas: ['publishing'] }).where(eq(companies.id, f.demo.companyId));
+    await db()
+      .update(companies)
+      .set({ withheldAreas: ['publishing'] })
+      .where(eq(companies.id, f.demo.companyId));
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.error?.code).toBe('area_disabled');
     expect(await liveIntroHeading(f)).toBe('Welcome');
@@ -327,12 +351,17 @@ describe('additional rules', () => {
     // The bearer token is no web session: the approval form refuses it.
     const res = await fetch(`${s.url}/approvals/${planId}/approve`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${f.demo.tokens.all}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${f.demo.tokens.all}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: '',
       redirect: 'manual',
     });
     expect(res.status).toBe(403);
-    expect((await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).error?.code).toBe('plan_pending');
+    expect((await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).error?.code).toBe(
+      'plan_pending',
+    );
     expect((await planRow(s, planId))!.status).toBe('pending');
   });
 
@@ -366,7 +395,9 @@ describe('additional rules', () => {
     const lines = await db()
       .select()
       .from(activity)
-      .where(and(eq(activity.connectionId, f.demo.connections.all), eq(activity.tool, 'confirm_pending_action')));
+      .where(
+        and(eq(activity.connectionId, f.demo.connections.all), eq(activity.tool, 'confirm_pending_action')),
+      );
     expect(lines.map((l) => [l.outcome, l.code])).toEqual([['denied', 'plan_pending']]);
   });
 });

@@ -26,7 +26,10 @@ export async function fixture(s: TestServer): Promise<Fixture> {
 }
 
 export async function planRow(s: TestServer, planId: string) {
-  const [row] = await s.sg.deps.services.db.select().from(pendingActions).where(eq(pendingActions.id, planId));
+  const [row] = await s.sg.deps.services.db
+    .select()
+    .from(pendingActions)
+    .where(eq(pendingActions.id, planId));
   return row;
 }
 
