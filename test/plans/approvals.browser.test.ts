@@ -55,7 +55,10 @@ it('the owner signs in, sees the change list, approves; the agent confirms and t
 
   const done = await s.call(demo.tokens.all, 'confirm_pending_action', { planId });
   expect(done.ok).toBe(true);
-  const [site] = await s.sg.deps.services.db.select().from(websites).where(eq(websites.id, demo.websites.main));
+  const [site] = await s.sg.deps.services.db
+    .select()
+    .from(websites)
+    .where(eq(websites.id, demo.websites.main));
   const home = site!.published!.pages.find((p) => p.id === demo.pages.home)!;
   expect(home.sections.find((x) => x.id === demo.sections.intro)!.content).toMatchObject({
     heading: 'Welcome to Harbor Bakery',
