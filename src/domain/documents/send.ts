@@ -7,10 +7,9 @@ import { fingerprint } from '../fingerprint.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, notFound } from '../errors.js';
 import { queueMail } from '../mail/outbox.js';
+import { money } from '../money.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
-
-export const money = (cents: number, currency: string) => `${currency} ${(cents / 100).toFixed(2)}`;
 
 export async function listSendableDocuments(ctx: SiteCtx) {
   const rows = await ctx.tx

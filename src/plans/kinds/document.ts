@@ -6,10 +6,10 @@ import {
   assertSendable,
   documentFingerprint,
   documentOf,
-  money,
   sendDocument,
 } from '../../domain/documents/send.js';
 import type { SiteCtx } from '../../domain/context.js';
+import { money } from '../../domain/money.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 

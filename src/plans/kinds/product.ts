@@ -6,6 +6,7 @@ import { products } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
 import { Refusal, notFound } from '../../domain/errors.js';
 import { fingerprint } from '../../domain/fingerprint.js';
+import { money } from '../../domain/money.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 
@@ -34,10 +35,6 @@ async function productOf(ctx: SiteCtx, productId: string) {
 function revisionOf(p: typeof products.$inferSelect): string {
   const seen = { name: p.name, description: p.description, priceCents: p.priceCents, currency: p.currency };
   return `product:${p.revision}:${p.status}:${fingerprint(seen)}`;
-}
-
-export function money(cents: number, currency: string): string {
-  return `${currency} ${(cents / 100).toFixed(2)}`;
 }
 
 export const publishProductKind = defineKind<ProductSubject>({
