@@ -3,7 +3,7 @@
 // recipient, status — refuses the send (one test per kind of edit), with nothing sent.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, type DocumentLine, documents, mailOutbox } from '../../src/db/schema.js';
+import { companies, type DocumentLine, documents, mailOutbox, pendingActions } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { type Fixture, approve, fixture, planRow, prepareAndApprove } from './rail.js';
 
@@ -21,6 +21,10 @@ async function doc(f: Fixture, number: string) {
     .from(documents)
     .where(and(eq(documents.websiteId, f.demo.websites.main), eq(documents.number, number)));
   return row!;
+}
+
+async function plansOf(websiteId: string) {
+  return db().select().from(pendingActions).where(eq(pendingActions.websiteId, websiteId));
 }
 
 async function documentMails(f: Fixture) {
@@ -83,6 +87,7 @@ describe('prepare_send_document → approve → confirm', () => {
     expect(
       (await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: sent.id })).error?.code,
     ).toBe('conflict');
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
   });
 
   it("gives another tenant's document the same not_found", async () => {
@@ -90,6 +95,8 @@ describe('prepare_send_document → approve → confirm', () => {
     const inv = await doc(f, 'INV-2026-014');
     const r = await s.call(f.demo.tokens.other, 'prepare_send_document', { documentId: inv.id });
     expect(r.error?.code).toBe('not_found');
+    expect(await plansOf(f.demo.websites.otherTenant)).toHaveLength(0);
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
   });
 
   it('refuses at confirm when the agency withheld invoicing after approval, and sends nothing', async () => {

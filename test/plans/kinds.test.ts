@@ -32,6 +32,10 @@ async function site(id: string) {
   return row!;
 }
 
+async function plansOf(websiteId: string) {
+  return db().select().from(pendingActions).where(eq(pendingActions.websiteId, websiteId));
+}
+
 async function productNamed(websiteId: string, name: string) {
   const [row] = await db()
     .select()
@@ -166,6 +170,14 @@ describe('search visibility', () => {
     const f = await fixture(s);
     const r = await s.call(f.demo.tokens.default, 'prepare_search_visibility', { visible: false });
     expect(r.error?.code).toBe('scope_missing');
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
+  });
+
+  it('is refused when the site already has that setting, and no plan is created', async () => {
+    const f = await fixture(s);
+    const r = await s.call(f.demo.tokens.all, 'prepare_search_visibility', { visible: true });
+    expect(r.error?.code).toBe('conflict');
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
   });
 });
 
@@ -248,6 +260,7 @@ describe('grant access', () => {
       level: 'viewer',
     });
     expect(r.error?.code).toBe('conflict');
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
   });
 });
 
@@ -281,6 +294,7 @@ describe('create company', () => {
     const f = await fixture(s);
     const r = await s.call(f.demo.tokens.default, 'prepare_create_company', { name: 'Nope Ltd' });
     expect(r.error?.code).toBe('scope_missing');
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
     expect(await db().select().from(companies).where(eq(companies.name, 'Nope Ltd'))).toHaveLength(0);
   });
 });

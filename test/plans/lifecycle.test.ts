@@ -317,6 +317,16 @@ describe('pending or approved → expired after 5 minutes', () => {
     expect((await planRow(s, planId))!.status).toBe('pending');
   });
 
+  it('confirming an expired pending plan is refused with plan_expired and performs nothing', async () => {
+    const f = await fixture(s);
+    const planId = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
+    time.advance(PLAN_TTL_MS);
+    const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
+    expect(r.error?.code).toBe('plan_expired');
+    expect((await planRow(s, planId))!.status).toBe('pending');
+    expect(await liveIntroHeading(f)).toBe('Welcome');
+  });
+
   it('expired plans are garbage-collected by the running service', async () => {
     const f = await fixture(s);
     const old = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
