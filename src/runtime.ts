@@ -11,9 +11,11 @@ import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
 import type { Clock, Services } from './domain/context.js';
 import { databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
+import { createMailer } from './domain/mail/mailer.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createCaches } from './mcp/caches.js';
 import { createRegistry } from './mcp/registry.js';
+import { purgeExpiredPlans } from './plans/store.js';
 import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
 import { purgeSessions } from './web/session.js';
@@ -42,6 +44,9 @@ type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
 export const JOBS: Job[] = [
   { everyMs: 3_600_000, run: (d) => purgeActivity(d.services.db, d.services.clock()) },
   { everyMs: 3_600_000, run: (d) => purgeSessions(d.services.db, d.services.clock()) },
+  // Reviewed plans: expired ones are garbage-collected (SPEC §3); queued mail is retried.
+  { everyMs: 60_000, run: (d) => purgeExpiredPlans(d.services.db, d.services.clock()) },
+  { everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
 ];
 
 export async function createSitegate(config: Config, opts: RuntimeOptions = {}): Promise<Sitegate> {
@@ -54,15 +59,17 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
+  const clock = opts.clock ?? (() => new Date());
   const services: Services = {
     config,
     db: database.db,
     log,
-    clock: opts.clock ?? (() => new Date()),
+    clock,
     blobs:
       database.kind === 'postgres'
         ? databaseBlobStore(database.db)
         : fileBlobStore(path.join(config.dataDir, 'blobs')),
+    mail: createMailer({ db: database.db, log, clock, smtpUrl: config.smtpUrl, from: config.mailFrom }),
   };
   const deps: AppDeps = {
     services,
@@ -106,6 +113,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       for (const t of timers) clearInterval(t);
       await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
       await deps.activity.close();
+      services.mail?.close();
       redis?.disconnect();
       if (!opts.database) await database.close();
     },

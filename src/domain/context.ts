@@ -6,6 +6,7 @@ import type { Db } from '../db/client.js';
 import type { websites } from '../db/schema.js';
 import type { Role } from '../gate/scopes.js';
 import type { BlobStore } from './library/blobs.js';
+import type { Mailer } from './mail/mailer.js';
 
 export type Clock = () => Date;
 export type WebsiteRow = typeof websites.$inferSelect;
@@ -17,6 +18,8 @@ export type Services = {
   log: Logger;
   clock: Clock;
   blobs: BlobStore;
+  /** Delivers the mail outbox; absent in bare unit contexts (the outbox row is the source of truth). */
+  mail?: Mailer;
 };
 
 /** Who acts: a connection's creator through that connection, or a signed-in user in the web app. */
@@ -31,6 +34,8 @@ export type WorkspaceCtx = {
   actor: Actor;
   services: Services;
   progress: Progress;
+  /** Runs a task after the surrounding transaction committed (e.g. deliver mail now); absent = never. */
+  afterCommit?: (task: () => Promise<void>) => void;
 };
 
 /** The context of an action on one website, already authorized by the gate for `role`. */

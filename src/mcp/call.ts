@@ -62,6 +62,7 @@ export async function callTool(
     const input = parseInput(tool, args);
     const requested = typeof input.websiteId === 'string' ? input.websiteId : undefined;
     const def = tool.def;
+    const afterCommit: Array<() => Promise<void>> = [];
     const run = async (tx: Db) => {
       const { website, role } = await authorize(tx, caller, def, requested, deps.caches.gate);
       websiteId = website.id;
@@ -71,14 +72,29 @@ export async function callTool(
         actor: { userId: caller.creatorId, companyId: caller.companyId, connectionId: caller.connectionId },
         services: deps.services,
         progress,
+        afterCommit: (task) => afterCommit.push(task),
         website,
         role,
         caller,
       };
-      return tool.def.run(ctx, input);
+      if (!def.cacheable) return def.run(ctx, input);
+      const key = [
+        def.name,
+        website.id,
+        caller.creatorId,
+        caller.reach,
+        caller.websiteId,
+        JSON.stringify(input),
+      ].join('\u0000');
+      return deps.caches.reads.get(key, () => def.run(ctx, input));
     };
-    const data =
-      tool.def.transaction === false ? await run(deps.services.db) : await deps.services.db.transaction(run);
+    // Reads need no transaction; writes run in exactly one (the gate is evaluated inside it).
+    const direct = def.transaction === false || def.annotations.readOnlyHint;
+    const data = direct ? await run(deps.services.db) : await deps.services.db.transaction(run);
+    // Work that must only see committed rows (mail delivery) starts now, without delaying the answer.
+    for (const task of afterCommit) {
+      void task().catch((err) => deps.services.log.error({ err, requestId }, 'after-commit task failed'));
+    }
     const credits = tool.def.credits?.(data) ?? 0;
     line('allowed', tool.def.activity(input, data), undefined, credits);
     return okResult(data);

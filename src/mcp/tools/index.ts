@@ -1,8 +1,11 @@
 // Every tool the service offers. Each area's file exports its tool declarations; nothing else is listed.
 import type { ToolDef } from '../define-tool.js';
+import * as access from './access.js';
+import * as documents from './documents.js';
+import * as plans from './plans.js';
 import * as site from './site.js';
 
-const modules: Array<Record<string, unknown>> = [site];
+const modules: Array<Record<string, unknown>> = [site, plans, access, documents];
 
 export const ALL_TOOLS: ToolDef[] = modules.flatMap((m) =>
   Object.values(m).filter((v): v is ToolDef => isToolDef(v)),

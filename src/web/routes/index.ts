@@ -2,8 +2,9 @@
 import type { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { WebEnv } from '../session.js';
+import { mountApprovals } from './approvals.js';
 import { mountLogin } from './login.js';
 
 export type RouteModule = (app: Hono<WebEnv>, deps: AppDeps) => void;
 
-export const ROUTES: RouteModule[] = [mountLogin];
+export const ROUTES: RouteModule[] = [mountLogin, mountApprovals];

@@ -1,0 +1,113 @@
+// Access to a website (SPEC §2 Access, §4.5 list_access / prepare_grant_access): members and pending
+// invitations, and creating an invitation at level editor or viewer — never owner — fixed to one
+// website. The invitation link goes only to the invited address by mail; no caller ever sees it.
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { sha256Hex } from '../../auth/tokens.js';
+import { newId } from '../../db/ids.js';
+import { invitations, users, websiteMembers } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+import { Refusal, invalidInput } from '../errors.js';
+import { queueMail } from '../mail/outbox.js';
+
+export const INVITE_LEVELS = ['editor', 'viewer'] as const;
+export type InviteLevel = (typeof INVITE_LEVELS)[number];
+export const INVITATION_DAYS = 7;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function checkLevel(level: string): InviteLevel {
+  if (level === 'editor' || level === 'viewer') return level;
+  throw invalidInput(
+    "An invitation level must be 'editor' or 'viewer'; 'owner' cannot be granted through a connection.",
+  );
+}
+
+export async function listAccess(ctx: SiteCtx) {
+  const members = await ctx.tx
+    .select({ name: users.name, email: users.email, role: websiteMembers.role })
+    .from(websiteMembers)
+    .innerJoin(users, eq(users.id, websiteMembers.userId))
+    .where(eq(websiteMembers.websiteId, ctx.website.id))
+    .orderBy(asc(websiteMembers.createdAt));
+  const pending = await ctx.tx
+    .select({ email: invitations.email, level: invitations.level, expiresAt: invitations.expiresAt })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.websiteId, ctx.website.id),
+        eq(invitations.status, 'pending'),
+        gt(invitations.expiresAt, ctx.now),
+      ),
+    )
+    .orderBy(asc(invitations.createdAt));
+  return {
+    members,
+    invitations: pending.map((i) => ({
+      email: i.email,
+      level: i.level,
+      expiresAt: i.expiresAt.toISOString(),
+    })),
+  };
+}
+
+/** Refuses an address that already has access or a pending invitation to this website. */
+export async function assertInvitable(ctx: SiteCtx, email: string): Promise<void> {
+  const [member] = await ctx.tx
+    .select({ role: websiteMembers.role })
+    .from(websiteMembers)
+    .innerJoin(users, eq(users.id, websiteMembers.userId))
+    .where(and(eq(websiteMembers.websiteId, ctx.website.id), eq(users.email, email)));
+  if (member) throw new Refusal('conflict', 'That address already has access to this website.');
+  const [open] = await ctx.tx
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.websiteId, ctx.website.id),
+        eq(invitations.email, email),
+        eq(invitations.status, 'pending'),
+        gt(invitations.expiresAt, ctx.now),
+      ),
+    );
+  if (open) throw new Refusal('conflict', 'That address already has a pending invitation to this website.');
+}
+
+/** Creates the invitation and queues its email (same transaction). Returns no link: it is mailed only. */
+export async function createInvitation(ctx: SiteCtx, email: string, level: InviteLevel) {
+  await assertInvitable(ctx, email);
+  const token = randomBytes(32).toString('base64url');
+  const id = newId('inv');
+  const expiresAt = new Date(ctx.now.getTime() + INVITATION_DAYS * 86_400_000);
+  await ctx.tx.insert(invitations).values({
+    id,
+    websiteId: ctx.website.id,
+    email,
+    level,
+    tokenHash: sha256Hex(token),
+    invitedBy: ctx.actor.userId,
+    createdAt: ctx.now,
+    expiresAt,
+  });
+  const link = `${ctx.services.config.baseUrl}/invitations/${token}`;
+  const mailId = await queueMail(
+    ctx.tx,
+    {
+      websiteId: ctx.website.id,
+      kind: 'invitation',
+      to: email,
+      subject: `You are invited to ${ctx.website.name}`,
+      text: [
+        `You have been invited to work on ${ctx.website.name} as ${level === 'editor' ? 'an editor' : 'a viewer'}.`,
+        '',
+        `Accept the invitation: ${link}`,
+        '',
+        `The link works for ${INVITATION_DAYS} days. If you did not expect this, ignore this message.`,
+      ].join('\n'),
+    },
+    ctx.now,
+  );
+  return { invitationId: id, expiresAt, mailId };
+}

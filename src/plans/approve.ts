@@ -1,0 +1,164 @@
+// Owner approval in the signed-in web app (SPEC §3 row "pending → approved"): only the anchor site's
+// owner who is also the connection's creator may approve; any owner of the site may decline. Pending
+// plans are listed for the sites the user owns; expired ones are never shown or approvable.
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
+import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
+import { Refusal } from '../domain/errors.js';
+import { planNotFound } from './confirm.js';
+import { kindOf } from './kinds/index.js';
+import type { PlanReview } from './kinds/types.js';
+import { type PlanRow, isExpired } from './store.js';
+
+export type ApprovalListItem = {
+  planId: string;
+  kind: string;
+  siteName: string;
+  summary: string;
+  expiresAt: Date;
+  canApprove: boolean;
+};
+
+/** Pending, unexpired plans of the websites this user owns. */
+export async function listApprovals(db: Db, userId: string, now: Date): Promise<ApprovalListItem[]> {
+  const rows = await db
+    .select({ plan: pendingActions, siteName: websites.name })
+    .from(pendingActions)
+    .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
+    .innerJoin(
+      websiteMembers,
+      and(
+        eq(websiteMembers.websiteId, pendingActions.websiteId),
+        eq(websiteMembers.userId, userId),
+        eq(websiteMembers.role, 'owner'),
+      ),
+    )
+    .where(and(eq(pendingActions.status, 'pending'), gt(pendingActions.expiresAt, now)))
+    .orderBy(asc(pendingActions.expiresAt));
+  return rows.map((r) => ({
+    planId: r.plan.id,
+    kind: r.plan.kind,
+    siteName: r.siteName,
+    summary: r.plan.summary,
+    expiresAt: r.plan.expiresAt,
+    canApprove: r.plan.creatorId === userId,
+  }));
+}
+
+export type PlanView = {
+  plan: PlanRow;
+  siteName: string;
+  connectionName: string;
+  review: PlanReview;
+  /** True when the reviewed subject has changed since the plan was prepared (approval is refused). */
+  revisionChanged: boolean;
+  /** Why this user cannot approve, or null when they can. */
+  cannotApprove: string | null;
+};
+
+type Loaded = { plan: PlanRow; site: SiteCtx; connectionName: string; revoked: boolean };
+
+/** Loads a plan for a signed-in user: members who are not owners get owner_only, strangers not_found. */
+async function loadForUser(
+  tx: Db,
+  services: Services,
+  userId: string,
+  planId: string,
+  now: Date,
+  lock: boolean,
+) {
+  const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
+  const [plan] = lock ? await q.for('update') : await q;
+  if (!plan) throw planNotFound();
+  const [row] = await tx
+    .select({ website: websites, role: websiteMembers.role })
+    .from(websites)
+    .innerJoin(
+      websiteMembers,
+      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, userId)),
+    )
+    .where(eq(websites.id, plan.websiteId));
+  if (!row) throw planNotFound();
+  if (row.role !== 'owner') {
+    throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
+  }
+  if (isExpired(plan, now)) throw new Refusal('plan_expired', 'This plan expired (plans live 5 minutes).');
+  const [conn] = await tx
+    .select({ name: connections.name, revokedAt: connections.revokedAt })
+    .from(connections)
+    .where(eq(connections.id, plan.connectionId));
+  const site: SiteCtx = {
+    tx,
+    now,
+    // The plan acts for its caller: revisions are computed as the confirming connection will see them.
+    actor: { userId: plan.creatorId, companyId: row.website.companyId, connectionId: plan.connectionId },
+    services,
+    progress: noProgress,
+    website: row.website,
+    role: 'owner',
+  };
+  return {
+    plan,
+    site,
+    connectionName: conn?.name ?? 'a removed connection',
+    revoked: !conn || conn.revokedAt !== null,
+  };
+}
+
+async function evaluate(l: Loaded, userId: string) {
+  const kind = kindOf(l.plan.kind);
+  if (!kind) throw new Refusal('invalid_input', `There is no reviewed action of kind "${l.plan.kind}".`);
+  const subject = kind.subject.parse(l.plan.subject);
+  const revisionChanged = (await kind.revision(l.site, subject)) !== l.plan.pinnedRevision;
+  let cannotApprove: string | null = null;
+  if (l.plan.creatorId !== userId) {
+    cannotApprove = 'Only the owner who created the connection that prepared this plan can approve it.';
+  } else if (l.revoked) cannotApprove = 'The connection that prepared this plan has been revoked.';
+  else if (l.plan.status !== 'pending') cannotApprove = `This plan is already ${l.plan.status}.`;
+  else if (revisionChanged) {
+    cannotApprove =
+      'What this plan describes has changed since it was prepared. Ask the assistant to prepare it again.';
+  }
+  return { review: kind.review(subject), revisionChanged, cannotApprove };
+}
+
+export async function viewPlan(services: Services, userId: string, planId: string): Promise<PlanView> {
+  return services.db.transaction(async (tx) => {
+    const l = await loadForUser(tx, services, userId, planId, services.clock(), false);
+    const e = await evaluate(l, userId);
+    return { plan: l.plan, siteName: l.site.website.name, connectionName: l.connectionName, ...e };
+  });
+}
+
+export async function approvePlan(services: Services, userId: string, planId: string): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    const now = services.clock();
+    const l = await loadForUser(tx, services, userId, planId, now, true);
+    const e = await evaluate(l, userId);
+    if (e.cannotApprove) {
+      const code =
+        l.plan.creatorId !== userId ? 'owner_only' : e.revisionChanged ? 'plan_revision_changed' : 'conflict';
+      throw new Refusal(code, e.cannotApprove);
+    }
+    const done = await tx
+      .update(pendingActions)
+      .set({ status: 'approved', approvedBy: userId, approvedAt: now })
+      .where(and(eq(pendingActions.id, planId), eq(pendingActions.status, 'pending')))
+      .returning({ id: pendingActions.id });
+    if (done.length !== 1) throw new Refusal('conflict', 'This plan is no longer pending.');
+  });
+}
+
+export async function declinePlan(services: Services, userId: string, planId: string): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    const now = services.clock();
+    await loadForUser(tx, services, userId, planId, now, true);
+    const done = await tx
+      .update(pendingActions)
+      .set({ status: 'declined' })
+      .where(and(eq(pendingActions.id, planId), eq(pendingActions.status, 'pending')))
+      .returning({ id: pendingActions.id });
+    if (done.length !== 1) throw new Refusal('conflict', 'This plan is no longer pending.');
+  });
+}

@@ -1,0 +1,79 @@
+// Plan kind `grant_access` (SPEC §3, §4.5 rule 7): an invitation for one address at level editor or
+// viewer, fixed to the plan's website. Owner-only at prepare and at confirm; the pinned revision is the
+// address, the level and the owner's status, so a demoted owner's plan no longer matches.
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { websiteMembers } from '../../db/schema.js';
+import {
+  INVITATION_DAYS,
+  assertInvitable,
+  checkLevel,
+  createInvitation,
+  normaliseEmail,
+} from '../../domain/access/invitations.js';
+import type { SiteCtx } from '../../domain/context.js';
+import { fingerprint } from '../../domain/fingerprint.js';
+import { type PlanTicket, createPlan } from '../store.js';
+import { defineKind } from './types.js';
+
+const AccessSubject = z.object({
+  siteName: z.string(),
+  email: z.string(),
+  level: z.enum(['editor', 'viewer']),
+});
+type AccessSubject = z.infer<typeof AccessSubject>;
+
+async function ownerStatus(ctx: SiteCtx): Promise<string> {
+  const [m] = await ctx.tx
+    .select({ role: websiteMembers.role })
+    .from(websiteMembers)
+    .where(and(eq(websiteMembers.websiteId, ctx.website.id), eq(websiteMembers.userId, ctx.actor.userId)))
+    .for('update');
+  return m?.role ?? 'none';
+}
+
+async function revision(ctx: SiteCtx, s: Pick<AccessSubject, 'email' | 'level'>): Promise<string> {
+  return `access:${fingerprint({ email: s.email, level: s.level, owner: await ownerStatus(ctx) })}`;
+}
+
+export const grantAccessKind = defineKind<AccessSubject>({
+  kind: 'grant_access',
+  rule: {
+    name: 'confirm_pending_action (grant access)',
+    scope: 'access:write',
+    area: 'access',
+    role: 'owner',
+  },
+  subject: AccessSubject,
+  revision,
+  review: (s) => ({
+    title: `Invite ${s.email} to ${s.siteName}`,
+    facts: [
+      { label: 'Invited address', value: s.email },
+      { label: 'Level', value: s.level === 'editor' ? 'Editor (can edit drafts)' : 'Viewer (read only)' },
+      { label: 'Website', value: `${s.siteName} only` },
+      { label: 'What happens', value: `An invitation email with a link valid for ${INVITATION_DAYS} days.` },
+    ],
+  }),
+  async execute(ctx, s) {
+    const inv = await createInvitation(ctx, s.email, s.level);
+    const mail = ctx.services.mail;
+    if (mail) ctx.afterCommit?.(() => mail.deliverNow([inv.mailId]));
+    // The link is in the email only; the caller learns that the invitation went out, nothing more.
+    return { invited: true, level: s.level, expiresAt: inv.expiresAt.toISOString() };
+  },
+});
+
+export async function prepareGrantAccess(
+  ctx: SiteCtx,
+  input: { email: string; level: string },
+): Promise<PlanTicket> {
+  const level = checkLevel(input.level);
+  const email = normaliseEmail(input.email);
+  await assertInvitable(ctx, email);
+  return createPlan(ctx, 'grant_access', {
+    subject: { siteName: ctx.website.name, email, level },
+    pinnedRevision: await revision(ctx, { email, level }),
+    summary: `Invite ${email} to ${ctx.website.name} as ${level}.`,
+  });
+}

@@ -1,0 +1,43 @@
+// Plan kind `create_company` (SPEC §4.5 rule 4): the plan carries the reviewed company name and is
+// anchored to the connection's own website, whose owner (and the connection's creator) approves it.
+import { z } from 'zod';
+import type { SiteCtx } from '../../domain/context.js';
+import { fingerprint } from '../../domain/fingerprint.js';
+import { checkCompanyName, createCompany } from '../../domain/workspace/create-company.js';
+import { type PlanTicket, createPlan } from '../store.js';
+import { defineKind } from './types.js';
+
+const CompanySubject = z.object({ name: z.string() });
+type CompanySubject = z.infer<typeof CompanySubject>;
+
+const revisionOf = (name: string) => `company:${fingerprint({ name })}`;
+
+export const createCompanyKind = defineKind<CompanySubject>({
+  kind: 'create_company',
+  rule: {
+    name: 'confirm_pending_action (create company)',
+    scope: 'workspace:write',
+    area: 'workspace',
+    role: 'owner',
+  },
+  subject: CompanySubject,
+  revision: async (_ctx, s) => revisionOf(s.name),
+  review: (s) => ({
+    title: `Create the company "${s.name}"`,
+    facts: [
+      { label: 'Company name', value: s.name },
+      { label: 'Plan', value: 'Free, no credits, no trial, no website; nothing is charged' },
+      { label: 'Owner', value: 'You' },
+    ],
+  }),
+  execute: (ctx, s) => createCompany(ctx, s.name),
+});
+
+export async function prepareCreateCompany(ctx: SiteCtx, name: string): Promise<PlanTicket> {
+  const clean = checkCompanyName(name);
+  return createPlan(ctx, 'create_company', {
+    subject: { name: clean },
+    pinnedRevision: revisionOf(clean),
+    summary: `Create a new company "${clean}" on the free plan, owned by you.`,
+  });
+}

@@ -1,0 +1,112 @@
+// Plan kinds `publish` and `unpublish` (SPEC §3, §4.5): pinned to the site's draft (publish) or to the
+// published snapshot (unpublish). publish_site itself always refuses; these are the only way live.
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { websites } from '../../db/schema.js';
+import type { SiteCtx } from '../../domain/context.js';
+import { Refusal } from '../../domain/errors.js';
+import { diffDraft } from '../../domain/pages/draft-changes.js';
+import { loadDraft } from '../../domain/sites/draft.js';
+import { publishDraft, unpublishSite } from '../../domain/sites/publish.js';
+import { fingerprint } from '../../domain/fingerprint.js';
+import { type PlanTicket, createPlan } from '../store.js';
+import { defineKind } from './types.js';
+
+const publishing = { scope: 'publish', area: 'publishing', role: 'editor' } as const;
+
+const PublishSubject = z.object({
+  siteName: z.string(),
+  changes: z.array(z.object({ page: z.string(), change: z.string(), description: z.string() })),
+});
+type PublishSubject = z.infer<typeof PublishSubject>;
+
+async function lockedSite(ctx: SiteCtx) {
+  const [site] = await ctx.tx.select().from(websites).where(eq(websites.id, ctx.website.id)).for('update');
+  if (!site) throw new Error('website vanished');
+  return site;
+}
+
+/** The draft revision: the draft counter and a fingerprint of every page and section of the draft. */
+async function draftRevision(ctx: SiteCtx): Promise<string> {
+  const site = await lockedSite(ctx);
+  const draft = await loadDraft(ctx.tx, site.id);
+  return `draft:${site.draftRev}:${fingerprint(draft)}`;
+}
+
+/** The published snapshot revision (what unpublish takes offline). */
+async function publishedRevision(ctx: SiteCtx): Promise<string> {
+  const site = await lockedSite(ctx);
+  if (site.publishedRev === null) return 'published:none';
+  return `published:${site.publishedRev}:${site.publishedAt?.getTime() ?? 0}:${fingerprint(site.published)}`;
+}
+
+export const publishKind = defineKind<PublishSubject>({
+  kind: 'publish',
+  rule: { name: 'confirm_pending_action (publish)', ...publishing },
+  subject: PublishSubject,
+  revision: (ctx) => draftRevision(ctx),
+  review: (s) => ({
+    title: `Publish the draft of ${s.siteName}`,
+    facts: [{ label: 'What happens', value: 'The current draft becomes the live website.' }],
+    list: { heading: 'Changes that will go live', items: s.changes.map((c) => c.description), empty: 'None' },
+  }),
+  async execute(ctx) {
+    const snapshot = await publishDraft(ctx.tx, ctx.website.id, ctx.now);
+    return { published: true, publishedRevision: snapshot.rev, pages: snapshot.pages.length };
+  },
+});
+
+export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
+  const pinnedRevision = await draftRevision(ctx);
+  const draft = await loadDraft(ctx.tx, ctx.website.id);
+  const changes = diffDraft(draft, ctx.website.published ?? null);
+  if (ctx.website.publishedRev !== null && changes.length === 0) {
+    throw new Refusal(
+      'conflict',
+      'The draft already matches the live site; there is nothing to publish.',
+      'Edit the draft first (list_draft_changes shows what is not live yet).',
+    );
+  }
+  const subject: PublishSubject = {
+    siteName: ctx.website.name,
+    changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
+  };
+  return createPlan(ctx, 'publish', {
+    subject,
+    pinnedRevision,
+    summary: `Publish the draft of ${ctx.website.name} (${changes.length} change(s)) to the live site.`,
+  });
+}
+
+const UnpublishSubject = z.object({ siteName: z.string(), publishedAt: z.string().nullable() });
+type UnpublishSubject = z.infer<typeof UnpublishSubject>;
+
+export const unpublishKind = defineKind<UnpublishSubject>({
+  kind: 'unpublish',
+  rule: { name: 'confirm_pending_action (unpublish)', ...publishing },
+  subject: UnpublishSubject,
+  revision: (ctx) => publishedRevision(ctx),
+  review: (s) => ({
+    title: `Take ${s.siteName} offline`,
+    facts: [
+      { label: 'What happens', value: 'The live website is taken offline. The draft is kept.' },
+      { label: 'Live since', value: s.publishedAt ?? 'unknown' },
+    ],
+  }),
+  async execute(ctx) {
+    await unpublishSite(ctx.tx, ctx.website.id, ctx.now);
+    return { published: false };
+  },
+});
+
+export async function prepareUnpublish(ctx: SiteCtx): Promise<PlanTicket> {
+  if (ctx.website.publishedRev === null) {
+    throw new Refusal('conflict', 'The site is not live; there is nothing to unpublish.');
+  }
+  const pinnedRevision = await publishedRevision(ctx);
+  return createPlan(ctx, 'unpublish', {
+    subject: { siteName: ctx.website.name, publishedAt: ctx.website.publishedAt?.toISOString() ?? null },
+    pinnedRevision,
+    summary: `Take ${ctx.website.name} offline (the draft is kept).`,
+  });
+}

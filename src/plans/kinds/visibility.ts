@@ -1,0 +1,60 @@
+// Plan kind `search_visibility` (SPEC §4.5): whether search engines may index the live site. Pinned to
+// the setting's value at review: if it changed meanwhile, the plan no longer describes the change.
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { websites } from '../../db/schema.js';
+import type { SiteCtx } from '../../domain/context.js';
+import { Refusal } from '../../domain/errors.js';
+import { type PlanTicket, createPlan } from '../store.js';
+import { defineKind } from './types.js';
+
+const VisibilitySubject = z.object({ siteName: z.string(), visible: z.boolean() });
+type VisibilitySubject = z.infer<typeof VisibilitySubject>;
+
+async function currentValue(ctx: SiteCtx): Promise<boolean> {
+  const [row] = await ctx.tx
+    .select({ v: websites.searchVisible })
+    .from(websites)
+    .where(eq(websites.id, ctx.website.id))
+    .for('update');
+  if (!row) throw new Error('website vanished');
+  return row.v;
+}
+
+const describe = (v: boolean) => (v ? 'visible to search engines' : 'hidden from search engines');
+
+export const searchVisibilityKind = defineKind<VisibilitySubject>({
+  kind: 'search_visibility',
+  rule: {
+    name: 'confirm_pending_action (search visibility)',
+    scope: 'settings:write',
+    area: 'settings',
+    role: 'editor',
+  },
+  subject: VisibilitySubject,
+  revision: async (ctx) => `searchVisible:${await currentValue(ctx)}`,
+  review: (s) => ({
+    title: `Make ${s.siteName} ${describe(s.visible)}`,
+    facts: [
+      { label: 'Now', value: describe(!s.visible) },
+      { label: 'After approval', value: describe(s.visible) },
+    ],
+  }),
+  async execute(ctx, s) {
+    await ctx.tx
+      .update(websites)
+      .set({ searchVisible: s.visible, updatedAt: ctx.now })
+      .where(eq(websites.id, ctx.website.id));
+    return { searchVisible: s.visible };
+  },
+});
+
+export async function prepareSearchVisibility(ctx: SiteCtx, visible: boolean): Promise<PlanTicket> {
+  const now = await currentValue(ctx);
+  if (now === visible) throw new Refusal('conflict', `The site is already ${describe(visible)}.`);
+  return createPlan(ctx, 'search_visibility', {
+    subject: { siteName: ctx.website.name, visible },
+    pinnedRevision: `searchVisible:${now}`,
+    summary: `Make ${ctx.website.name} ${describe(visible)}.`,
+  });
+}

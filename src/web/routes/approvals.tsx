@@ -1,0 +1,59 @@
+// GET /approvals, GET /approvals/:id, POST /approvals/:id/approve|decline (DESIGN §5.5). Signed-in
+// only; the CSRF guard of session.ts has already checked every POST. Rules live in src/plans/approve.ts.
+import type { Context, Hono } from 'hono';
+import { Refusal } from '../../domain/errors.js';
+import { approvePlan, declinePlan, listApprovals, viewPlan } from '../../plans/approve.js';
+import type { AppDeps } from '../deps.js';
+import { ApprovalsPage, PlanPage, RefusalPage } from '../pages/approvals.js';
+import { type WebEnv, requireUser } from '../session.js';
+
+const STATUS: Partial<Record<string, 403 | 404 | 409 | 410>> = {
+  not_found: 404,
+  owner_only: 403,
+  plan_expired: 410,
+};
+
+export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
+  const { services } = deps;
+  const refused = (c: Context<WebEnv>, err: unknown) => {
+    if (!(err instanceof Refusal)) throw err;
+    return c.html(
+      <RefusalPage user={c.get('user')} csrf={c.get('csrf')} message={err.message} />,
+      STATUS[err.code] ?? 409,
+    );
+  };
+
+  app.use('/approvals', requireUser());
+  app.use('/approvals/*', requireUser());
+
+  app.get('/approvals', async (c) => {
+    const user = c.get('user')!;
+    const items = await listApprovals(services.db, user.id, services.clock());
+    return c.html(<ApprovalsPage user={user} csrf={c.get('csrf')} items={items} />);
+  });
+
+  app.get('/approvals/:id', async (c) => {
+    const user = c.get('user')!;
+    try {
+      const view = await viewPlan(services, user.id, c.req.param('id'));
+      return c.html(<PlanPage user={user} csrf={c.get('csrf')} view={view} done={c.req.query('done')} />);
+    } catch (err) {
+      return refused(c, err);
+    }
+  });
+
+  for (const [action, run] of [
+    ['approve', approvePlan],
+    ['decline', declinePlan],
+  ] as const) {
+    app.post(`/approvals/:id/${action}`, async (c) => {
+      const id = c.req.param('id');
+      try {
+        await run(services, c.get('user')!.id, id);
+      } catch (err) {
+        return refused(c, err);
+      }
+      return c.redirect(`/approvals/${encodeURIComponent(id)}?done=${action}d`, 303);
+    });
+  }
+}

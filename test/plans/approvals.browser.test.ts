@@ -1,0 +1,101 @@
+// The owner's approval rail in a real browser (Chromium via playwright-core): sign in as the demo
+// owner, open the approval page of a prepared publish, see the change list, approve; the agent
+// confirms and the published snapshot carries the edit. An editor cannot approve; a form without its
+// CSRF token is refused.
+import { eq } from 'drizzle-orm';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { websites } from '../../src/db/schema.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+import { planRow } from './rail.js';
+
+let s: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  s = await startTestServer();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+async function signInAt(url: string, who: { email: string; password: string }): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url);
+  expect(new URL(page.url()).pathname).toBe('/login');
+  await page.fill('input[name=email]', who.email);
+  await page.fill('input[name=password]', who.password);
+  await Promise.all([page.waitForURL((u) => u.pathname !== '/login'), page.click('button[type=submit]')]);
+  return page;
+}
+
+it('the owner signs in, sees the change list, approves; the agent confirms and the edit is live', async () => {
+  const demo = await s.seed();
+  const prepared = await s.call(demo.tokens.all, 'prepare_publish');
+  const planId = prepared.data!.planId as string;
+  const page = await signInAt(prepared.data!.approveUrl as string, demo.users.owner);
+  expect(new URL(page.url()).pathname).toBe(`/approvals/${planId}`);
+  await expect(page.locator('h2').textContent()).resolves.toBe('Publish the draft of Harbor Bakery');
+  const changes = await page.locator('#changes li').allTextContents();
+  expect(changes).toEqual(['Page "Home" (/home): text section edited.']);
+  await Promise.all([page.waitForURL(/done=approved/), page.click('#approve')]);
+  await expect(page.locator('#status').textContent()).resolves.toContain('approved');
+
+  const done = await s.call(demo.tokens.all, 'confirm_pending_action', { planId });
+  expect(done.ok).toBe(true);
+  const [site] = await s.sg.deps.services.db
+    .select()
+    .from(websites)
+    .where(eq(websites.id, demo.websites.main));
+  const home = site!.published!.pages.find((p) => p.id === demo.pages.home)!;
+  expect(home.sections.find((x) => x.id === demo.sections.intro)!.content).toMatchObject({
+    heading: 'Welcome to Harbor Bakery',
+  });
+  expect((await s.call(demo.tokens.all, 'list_draft_changes')).data!.changes).toEqual([]);
+  const live = await fetch(`${s.url}/sites/${demo.websites.main}/`);
+  if (live.status !== 404) expect(await live.text()).toContain('Welcome to Harbor Bakery');
+});
+
+it('a signed-in editor sees no Approve button and a posted approval is refused', async () => {
+  const demo = await s.seed();
+  const planId = (await s.call(demo.tokens.all, 'prepare_publish')).data!.planId as string;
+  const page = await signInAt(`${s.url}/approvals/${planId}`, demo.users.editor);
+  expect(await page.locator('#approve').count()).toBe(0);
+  await expect(page.locator('body').textContent()).resolves.toContain('Only the owner');
+  // Post the approval anyway, with the editor's own valid CSRF token (from the sign-out form).
+  const status = await page.evaluate(async (id) => {
+    const csrf = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
+    const res = await fetch(`/approvals/${id}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf }),
+    });
+    return res.status;
+  }, planId);
+  expect(status).toBe(403);
+  expect((await planRow(s, planId))!.status).toBe('pending');
+});
+
+it('an approval form without its CSRF token is refused', async () => {
+  const demo = await s.seed();
+  const planId = (await s.call(demo.tokens.all, 'prepare_publish')).data!.planId as string;
+  const page = await signInAt(`${s.url}/approvals/${planId}`, demo.users.owner);
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll('form[action$="/approve"] input[name=_csrf]')) el.remove();
+  });
+  const [response] = await Promise.all([page.waitForResponse(/\/approve$/), page.click('#approve')]);
+  expect(response.status()).toBe(403);
+  expect((await planRow(s, planId))!.status).toBe('pending');
+});

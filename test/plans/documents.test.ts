@@ -1,0 +1,148 @@
+// Sending invoices and quotes through the rail (SPEC §3 additional rules, §4.5): never-sent drafts
+// listed without contact details, and any edit of the stored document after review — price, line,
+// recipient, status — refuses the send (one test per kind of edit), with nothing sent.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companies, type DocumentLine, documents, mailOutbox, pendingActions } from '../../src/db/schema.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type Fixture, approve, fixture, planRow, prepareAndApprove } from './rail.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+
+const db = () => s.sg.deps.services.db;
+
+async function doc(f: Fixture, number: string) {
+  const [row] = await db()
+    .select()
+    .from(documents)
+    .where(and(eq(documents.websiteId, f.demo.websites.main), eq(documents.number, number)));
+  return row!;
+}
+
+async function plansOf(websiteId: string) {
+  return db().select().from(pendingActions).where(eq(pendingActions.websiteId, websiteId));
+}
+
+async function documentMails(f: Fixture) {
+  return db()
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.websiteId, f.demo.websites.main), eq(mailOutbox.kind, 'document')));
+}
+
+describe('list_sendable_documents', () => {
+  it('lists never-sent drafts with their ids and no customer contact details', async () => {
+    const f = await fixture(s);
+    const r = await s.call(f.demo.tokens.all, 'list_sendable_documents');
+    expect(r.data!.documents.map((d: { number: string }) => d.number).sort()).toEqual([
+      'INV-2026-014',
+      'Q-2026-007',
+    ]);
+    expect(r.text).not.toMatch(/@|Pat Customer|Jo Baker|recipient/i);
+  });
+
+  it('is refused when the agency withholds invoicing', async () => {
+    const f = await fixture(s);
+    await db()
+      .update(companies)
+      .set({ withheldAreas: ['invoicing'] })
+      .where(eq(companies.id, f.demo.companyId));
+    expect((await s.call(f.demo.tokens.all, 'list_sendable_documents')).error?.code).toBe('area_disabled');
+  });
+});
+
+describe('prepare_send_document → approve → confirm', () => {
+  it('shows the recipient, lines and total; confirm sends it once and marks it sent', async () => {
+    const f = await fixture(s);
+    const inv = await doc(f, 'INV-2026-014');
+    const r = await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: inv.id });
+    expect(r.text).not.toMatch(/pat@example\.com|Pat Customer/);
+    const planId = r.data!.planId as string;
+    const page = await f.owner.get(`/approvals/${planId}`);
+    expect(page.body).toContain('Pat Customer &lt;pat@example.com&gt;');
+    expect(page.body).toContain('Breakfast box');
+    expect(page.body).toContain('EUR 100.00');
+    expect(await approve(f.owner, planId)).toBe(303);
+    const done = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
+    expect(done.data?.result).toMatchObject({ number: 'INV-2026-014', status: 'sent' });
+    expect(done.text).not.toMatch(/pat@example\.com/);
+    expect(await doc(f, 'INV-2026-014')).toMatchObject({ status: 'sent' });
+    const mails = await documentMails(f);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({
+      to: 'pat@example.com',
+      subject: 'Invoice INV-2026-014 from Harbor Bakery',
+    });
+    expect(mails[0]!.attachments![0]!.filename).toBe('INV-2026-014.html');
+    expect(mails[0]!.text).toContain('Total: EUR 100.00');
+  });
+
+  it('refuses a document that was already sent, and plans nothing', async () => {
+    const f = await fixture(s);
+    const sent = await doc(f, 'INV-2026-013');
+    expect(
+      (await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: sent.id })).error?.code,
+    ).toBe('conflict');
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
+  });
+
+  it("gives another tenant's document the same not_found", async () => {
+    const f = await fixture(s);
+    const inv = await doc(f, 'INV-2026-014');
+    const r = await s.call(f.demo.tokens.other, 'prepare_send_document', { documentId: inv.id });
+    expect(r.error?.code).toBe('not_found');
+    expect(await plansOf(f.demo.websites.otherTenant)).toHaveLength(0);
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
+  });
+
+  it('refuses at confirm when the agency withheld invoicing after approval, and sends nothing', async () => {
+    const f = await fixture(s);
+    const inv = await doc(f, 'INV-2026-014');
+    const planId = await prepareAndApprove(s, f, 'prepare_send_document', { documentId: inv.id });
+    await db()
+      .update(companies)
+      .set({ withheldAreas: ['invoicing'] })
+      .where(eq(companies.id, f.demo.companyId));
+    const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
+    expect(r.error?.code).toBe('area_disabled');
+    expect(await documentMails(f)).toHaveLength(0);
+    expect((await doc(f, 'INV-2026-014')).status).toBe('draft');
+  });
+});
+
+describe('an edit of the stored document after review refuses the send', () => {
+  const edits: Array<[string, (d: typeof documents.$inferSelect) => Partial<typeof documents.$inferInsert>]> =
+    [
+      [
+        'price',
+        (d) => ({
+          lines: d.lines.map(
+            (l, i): DocumentLine => (i === 0 ? { ...l, unitPriceCents: l.unitPriceCents + 1 } : l),
+          ),
+          totalCents: d.totalCents + 2,
+        }),
+      ],
+      ['line', (d) => ({ lines: [...d.lines, { description: 'Extra', quantity: 1, unitPriceCents: 0 }] })],
+      ['recipient', () => ({ recipientEmail: 'someone.else@example.com' })],
+      ['status', () => ({ status: 'void' })],
+    ];
+  for (const [what, edit] of edits) {
+    it(`an edited ${what}: plan_revision_changed, nothing sent`, async () => {
+      const f = await fixture(s);
+      const inv = await doc(f, 'INV-2026-014');
+      const planId = await prepareAndApprove(s, f, 'prepare_send_document', { documentId: inv.id });
+      await db().update(documents).set(edit(inv)).where(eq(documents.id, inv.id));
+      const edited = await doc(f, 'INV-2026-014');
+      const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
+      expect(r.error?.code).toBe('plan_revision_changed');
+      expect(r.error?.hint).toMatch(/prepare/);
+      expect(await documentMails(f)).toHaveLength(0);
+      expect(await doc(f, 'INV-2026-014')).toEqual(edited);
+      expect((await planRow(s, planId))!.status).toBe('approved');
+    });
+  }
+});

@@ -1,0 +1,131 @@
+// Mail of the rail (DESIGN §2 Mail): invitations and documents leave through the outbox written in the
+// action's transaction and reach a real SMTP server; neither the link nor the document reaches the
+// caller. Without SMTP the outbox keeps the message and the log names it without personal data;
+// failed deliveries are retried by the background job.
+import { Writable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documents, mailOutbox } from '../../src/db/schema.js';
+import { createMailer } from '../../src/domain/mail/mailer.js';
+import { queueMail } from '../../src/domain/mail/outbox.js';
+import { JOBS } from '../../src/runtime.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+import { startSmtp } from '../helpers/smtp.js';
+import { fixture, prepareAndApprove, testClock } from './rail.js';
+
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let s: TestServer;
+const time = testClock();
+beforeAll(async () => {
+  smtp = await startSmtp();
+  s = await startTestServer({
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Sitegate <mail@sitegate.test>' },
+    clock: time.clock,
+  });
+});
+afterAll(async () => {
+  await s?.close();
+  await smtp?.close();
+});
+
+const db = () => s.sg.deps.services.db;
+
+describe('with SMTP', () => {
+  it('delivers the invitation with its link to the invited address; the tool result holds no link', async () => {
+    const f = await fixture(s);
+    const to = `invitee+${f.demo.companyId.toLowerCase()}@example.com`;
+    const planId = await prepareAndApprove(s, f, 'prepare_grant_access', { email: to, level: 'viewer' });
+    const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
+    expect(r.ok).toBe(true);
+    const msg = await smtp.waitFor(to);
+    const link = /\/invitations\/([A-Za-z0-9_-]{40,})/.exec(msg.raw.replace(/=\r?\n/g, ''));
+    expect(link).not.toBeNull();
+    expect(r.text).not.toContain(link![1]!);
+    expect(r.text).not.toMatch(/\/invitations\//);
+    const [row] = await db()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, to), eq(mailOutbox.kind, 'invitation')));
+    expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('delivers the document (body and attachment) to its recipient; the tool result holds neither', async () => {
+    const f = await fixture(s);
+    const to = `pat+${f.demo.companyId.toLowerCase()}@example.com`;
+    const [inv] = await db()
+      .update(documents)
+      .set({ recipientEmail: to })
+      .where(and(eq(documents.websiteId, f.demo.websites.main), eq(documents.number, 'INV-2026-014')))
+      .returning();
+    const planId = await prepareAndApprove(s, f, 'prepare_send_document', { documentId: inv!.id });
+    const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
+    expect(r.ok).toBe(true);
+    const msg = await smtp.waitFor(to);
+    expect(msg.raw).toContain('Invoice INV-2026-014 from Harbor Bakery');
+    expect(msg.raw).toContain('filename=INV-2026-014.html');
+    expect(msg.raw).toContain('Total: EUR 100.00');
+    expect(r.text).not.toContain(to);
+    expect(r.text).not.toContain('Breakfast box');
+  });
+
+  it('retries a failed delivery from the background job until it goes through', async () => {
+    const f = await fixture(s);
+    const to = `retry+${f.demo.companyId.toLowerCase()}@example.com`;
+    smtp.failNext(1);
+    const planId = await prepareAndApprove(s, f, 'prepare_grant_access', { email: to, level: 'editor' });
+    expect((await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
+    const first = async () => {
+      for (let i = 0; i < 400; i++) {
+        const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.to, to));
+        if (row && row.attempts >= 1 && row.lastError) return row;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('first attempt never finished');
+    };
+    expect(await first()).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(smtp.received.some((m) => m.to.includes(to))).toBe(false);
+    time.advance(5 * 60_000);
+    for (const job of JOBS) await job.run(s.sg.deps);
+    await smtp.waitFor(to);
+    const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.to, to));
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+});
+
+describe('without SMTP', () => {
+  it('keeps the message in the outbox and logs it by id only, without address or body', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const mailer = createMailer({
+      db: db(),
+      log: pino(sink),
+      clock: () => new Date(),
+      from: 'x@sitegate.test',
+    });
+    expect(mailer.enabled).toBe(false);
+    const id = await queueMail(
+      db(),
+      {
+        websiteId: null,
+        kind: 'document',
+        to: 'secret.person@example.com',
+        subject: 'Invoice',
+        text: 'Body 123',
+      },
+      new Date(),
+    );
+    await mailer.deliverNow([id]);
+    expect(await mailer.deliverDue()).toBe(0);
+    const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(row).toMatchObject({ status: 'queued', text: 'Body 123', to: 'secret.person@example.com' });
+    const log = lines.join('');
+    expect(log).toContain(id);
+    expect(log).not.toMatch(/secret\.person|Body 123|Invoice/);
+  });
+});
