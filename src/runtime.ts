@@ -10,7 +10,9 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
 import type { Clock, Services } from './domain/context.js';
+import { createDnsChecker } from './domain/domains/dns-check.js';
 import { fileBlobStore } from './domain/library/blobs.js';
+import { imageProviderFor } from './domain/library/image-provider.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createRegistry } from './mcp/registry.js';
 import { createApp } from './web/app.js';
@@ -59,6 +61,8 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     log,
     clock: opts.clock ?? (() => new Date()),
     blobs: fileBlobStore(path.join(config.dataDir, 'blobs')),
+    dns: createDnsChecker(config.dnsServers),
+    images: imageProviderFor(config),
   };
   const deps: AppDeps = {
     services,

@@ -5,7 +5,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { websites } from '../db/schema.js';
 import type { Role } from '../gate/scopes.js';
+import type { DnsChecker } from './domains/dns-check.js';
 import type { BlobStore } from './library/blobs.js';
+import type { ImageProvider } from './library/image-provider.js';
 
 export type Clock = () => Date;
 export type WebsiteRow = typeof websites.$inferSelect;
@@ -17,6 +19,10 @@ export type Services = {
   log: Logger;
   clock: Clock;
   blobs: BlobStore;
+  /** DNS look-ups for domain verification (DNS_SERVERS). */
+  dns: DnsChecker;
+  /** The image provider: local brand renderer, or IMAGE_PROVIDER_URL. */
+  images: ImageProvider;
 };
 
 /** Who acts: a connection's creator through that connection, or a signed-in user in the web app. */

@@ -1,8 +1,14 @@
 // Every tool the service offers. Each area's file exports its tool declarations; nothing else is listed.
 import type { ToolDef } from '../define-tool.js';
+import * as commerce from './commerce.js';
+import * as crm from './crm.js';
+import * as domains from './domains.js';
+import * as images from './images.js';
+import * as settings from './settings.js';
 import * as site from './site.js';
+import * as workspace from './workspace.js';
 
-const modules: Array<Record<string, unknown>> = [site];
+const modules: Array<Record<string, unknown>> = [site, crm, commerce, settings, domains, images, workspace];
 
 export const ALL_TOOLS: ToolDef[] = modules.flatMap((m) =>
   Object.values(m).filter((v): v is ToolDef => isToolDef(v)),
