@@ -84,7 +84,7 @@ export function composeSvg(prompt: string, aspect: Aspect, brand: BrandInput): s
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
     `<rect width="${w}" height="${h}" fill="${background}"/>`,
     ...shapes,
-    `<rect y="${Math.round(h * 0.92)}" width="${w}" height="${Math.round(h * 0.08)}" fill="${band}" fill-opacity="0.9"/>`,
+    `<rect y="${Math.round(h * 0.92)}" width="${w}" height="${Math.round(h * 0.08)}" fill="${band}"/>`,
     '</svg>',
   ].join('');
 }
