@@ -1,0 +1,118 @@
+// Agency areas (SPEC §1, §5 rule 7): a withheld area refuses its tools even for a full-scope token.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Demo } from '../../src/db/demo.js';
+import {
+  assets,
+  bookings,
+  companies,
+  contacts,
+  domains,
+  leads,
+  products,
+  services,
+  websites,
+} from '../../src/db/schema.js';
+import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+import { setCompany } from './fixtures.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+
+const db = () => s.sg.deps.services.db;
+
+async function snapshot(d: Demo) {
+  const site = d.websites.main;
+  return {
+    company: await db().select().from(companies).where(eq(companies.id, d.companyId)),
+    websites: await db().select().from(websites).where(eq(websites.companyId, d.companyId)),
+    leads: await db().select().from(leads).where(eq(leads.websiteId, site)),
+    bookings: await db().select().from(bookings).where(eq(bookings.websiteId, site)),
+    contacts: await db().select().from(contacts).where(eq(contacts.websiteId, site)),
+    services: await db().select().from(services).where(eq(services.websiteId, site)),
+    products: await db().select().from(products).where(eq(products.websiteId, site)),
+    domains: await db().select().from(domains).where(eq(domains.websiteId, site)),
+    assets: await db().select().from(assets).where(eq(assets.websiteId, site)),
+  };
+}
+
+const CASES: Record<string, Array<[string, (d: Demo) => Promise<Record<string, unknown>>]>> = {
+  crm: [
+    ['list_leads', async () => ({})],
+    ['list_bookings', async () => ({})],
+    ['list_contacts', async () => ({})],
+    [
+      'crm_update',
+      async (d) => ({
+        record: 'lead',
+        id: (await db().select().from(leads).where(eq(leads.websiteId, d.websites.main)))[0]!.id,
+        handled: true,
+      }),
+    ],
+  ],
+  commerce: [
+    ['list_services', async () => ({})],
+    ['create_service', async () => ({ name: 'Withheld' })],
+    ['list_products', async () => ({})],
+    ['create_product', async () => ({ name: 'Withheld', priceCents: 100 })],
+    ['get_commerce_overview', async () => ({})],
+  ],
+  settings: [['update_business_name', async () => ({ name: 'Withheld Name' })]],
+  domains: [
+    ['list_domains', async () => ({})],
+    ['connect_domain', async () => ({ hostname: 'withheld.example' })],
+    [
+      'set_primary_domain',
+      async (d) => ({
+        hostname: (await db().select().from(domains).where(eq(domains.websiteId, d.websites.main)))[0]!
+          .hostname,
+      }),
+    ],
+  ],
+  ai: [['generate_image', async () => ({ prompt: 'withheld image' })]],
+  workspace: [['create_site', async () => ({})]],
+};
+
+describe('withheld agency areas', () => {
+  it('every tool of this issue belongs to the area the cases expect', () => {
+    const byName = new Map(ALL_TOOLS.map((t) => [t.name, t.area]));
+    for (const [area, cases] of Object.entries(CASES)) {
+      for (const [tool] of cases) expect(byName.get(tool), tool).toBe(area);
+    }
+  });
+
+  for (const [area, cases] of Object.entries(CASES)) {
+    it(`withholding '${area}' refuses its tools for a full-scope token and changes nothing`, async () => {
+      const d = await s.seed();
+      const argsList = await Promise.all(cases.map(([, args]) => args(d)));
+      await setCompany(db(), d.companyId, { withheldAreas: [area] });
+      const before = await snapshot(d);
+      for (const [i, [tool]] of cases.entries()) {
+        const r = await s.call(d.tokens.all, tool, argsList[i]);
+        expect(r.error?.code, tool).toBe('area_disabled');
+        const ws = await s.call(
+          d.tokens.workspace,
+          tool,
+          tool === 'create_site' ? {} : { ...argsList[i], websiteId: d.websites.main },
+        );
+        expect(ws.error?.code, `${tool} (workspace token)`).toBe('area_disabled');
+      }
+      expect(await snapshot(d)).toEqual(before);
+      // Another area stays available.
+      const other = area === 'crm' ? 'list_services' : 'list_leads';
+      expect((await s.call(d.tokens.all, other, {})).ok).toBe(true);
+    });
+  }
+
+  it('withholding invoicing leaves these tools on but hides document figures', async () => {
+    const d = await s.seed();
+    await setCompany(db(), d.companyId, { withheldAreas: ['invoicing'] });
+    const r = await s.call(d.tokens.all, 'get_commerce_overview', {});
+    expect(r.data).toMatchObject({ openDocuments: null, documentsWithheld: true });
+    expect((await s.call(d.tokens.all, 'list_leads', {})).ok).toBe(true);
+  });
+});
