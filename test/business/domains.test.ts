@@ -135,7 +135,13 @@ describe('connect_domain', () => {
   it('refuses invalid hostnames, non-owners and missing scopes, writing nothing', async () => {
     const d = await s.seed();
     const before = await domainsOf(d.websites.main);
-    for (const hostname of ['192.0.2.5', 'example.com:443', 'https://x.example/', 'nodot']) {
+    for (const hostname of [
+      '192.0.2.5',
+      'example.com:443',
+      'https://x.example/',
+      'nodot',
+      'x.sites.sitegate.test',
+    ]) {
       expect((await s.call(d.tokens.all, 'connect_domain', { hostname })).error?.code).toBe('invalid_input');
     }
     const editor = await tokenFor(db(), {

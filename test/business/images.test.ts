@@ -10,7 +10,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 import { company, setCompany, tokenFor } from './fixtures.js';
 
 // A local HTTP server that plays the image provider: ok, outage, slow (past the timeout), or garbage.
-type Mode = 'ok' | 'outage' | 'slow' | 'garbage';
+type Mode = 'ok' | 'outage' | 'slow' | 'garbage' | 'huge';
 const provider = { mode: 'ok' as Mode, calls: 0, bodies: [] as Array<Record<string, unknown>> };
 let providerServer: Server;
 const pendingSlow = new Set<ServerResponse>();
@@ -31,6 +31,12 @@ async function startProvider(): Promise<string> {
       if (provider.mode === 'outage') return void res.writeHead(503).end('down');
       if (provider.mode === 'garbage')
         return void res.writeHead(200, { 'content-type': 'image/png' }).end('nope');
+      if (provider.mode === 'huge') {
+        // 11 MB, chunked (no content-length): the client must stop reading past its 10 MB cap.
+        res.writeHead(200, { 'content-type': 'image/png' });
+        for (let i = 0; i < 11; i++) res.write(Buffer.alloc(1024 * 1024, i));
+        return void res.end();
+      }
       if (provider.mode === 'slow') return void pendingSlow.add(res); // answered only at shutdown
       res.writeHead(200, { 'content-type': 'image/png' }).end(png);
     });
@@ -199,9 +205,9 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
     expect(body.companyMemory).toContain('Family bakery since 1987 on the harbour front.');
   });
 
-  it('an outage, a slow answer past the timeout or a non-image cost nothing and store nothing', async () => {
+  it('an outage, a slow answer past the timeout, a non-image or an oversized answer cost nothing and store nothing', async () => {
     const d = await remote.seed();
-    for (const mode of ['outage', 'slow', 'garbage'] as const) {
+    for (const mode of ['outage', 'slow', 'garbage', 'huge'] as const) {
       provider.mode = mode;
       const calls = provider.calls;
       const r = await remote.call(d.tokens.all, 'generate_image', { prompt: `during ${mode}` });
@@ -214,6 +220,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
     expect(await assetsOf(d.websites.main)).toHaveLength(0);
     const log = await creditsLog(remote, d);
     expect(log.map((l) => [l.outcome, l.creditsSpent])).toEqual([
+      ['failed', 0],
       ['failed', 0],
       ['failed', 0],
       ['failed', 0],

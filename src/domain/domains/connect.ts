@@ -11,7 +11,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import { base62, newId } from '../../db/ids.js';
 import { domains } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal } from '../errors.js';
+import { Refusal, invalidInput } from '../errors.js';
 import type { DnsChecker } from './dns-check.js';
 import { normaliseHostname } from './hostname.js';
 
@@ -78,8 +78,20 @@ export async function checkRecords(
   ];
 }
 
+/** Addresses that belong to the service itself can never be connected as a customer's domain. */
+function assertNotOurs(ctx: SiteCtx, hostname: string): void {
+  const ours = [
+    ctx.services.config.siteCnameTarget,
+    new URL(ctx.services.config.baseUrl).hostname.toLowerCase(),
+  ];
+  if (ours.some((o) => hostname === o || hostname.endsWith(`.${o}`))) {
+    throw invalidInput(`${hostname} is an address of this service, not one the business owns.`);
+  }
+}
+
 export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) {
   const hostname = normaliseHostname(raw);
+  assertNotOurs(ctx, hostname);
   let row = await byHostname(ctx, hostname);
   if (row && row.websiteId !== ctx.website.id) throw unavailable(hostname);
   const created = !row;

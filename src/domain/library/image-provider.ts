@@ -61,7 +61,7 @@ export function httpImageProvider(url: string, timeoutMs: number): ImageProvider
         if (res.status !== 200) throw new ProviderUnavailable(`status ${res.status}`);
         const declared = Number(res.headers.get('content-length') ?? 0);
         if (declared > MAX_BYTES) throw new ProviderUnavailable('image too large');
-        body = new Uint8Array(await res.arrayBuffer());
+        body = await readCapped(res, MAX_BYTES);
       } catch (err) {
         if (err instanceof ProviderUnavailable) throw err;
         throw new ProviderUnavailable((err as Error).name === 'TimeoutError' ? 'timed out' : 'network error');
@@ -79,6 +79,19 @@ export function httpImageProvider(url: string, timeoutMs: number): ImageProvider
       return { bytes: body, mime, width: meta.width, height: meta.height };
     },
   };
+}
+
+/** Reads a response body, giving up (outage) as soon as it passes `max` bytes. */
+async function readCapped(res: Response, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!res.body) return new Uint8Array();
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > max) throw new ProviderUnavailable('image too large');
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 export function imageProviderFor(cfg: {
