@@ -40,40 +40,26 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   if (input.status !== undefined) checkStatus(input.record, input.status);
 
   const table = TABLES[input.record];
-  const [row] = await ctx.tx
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.id, input.id), eq(table.websiteId, ctx.website.id)))
-    .for('update');
+  const mine = and(eq(table.id, input.id), eq(table.websiteId, ctx.website.id));
+  const [row] = await ctx.tx.select({ id: table.id }).from(table).where(mine).for('update');
   if (!row) throw notFound(input.record);
-  if (input.record === 'booking' && input.status === 'no_show') {
-    const [b] = await ctx.tx
-      .select({ startsAt: bookings.startsAt })
-      .from(bookings)
-      .where(eq(bookings.id, row.id));
-    if (b && b.startsAt > ctx.now) {
-      throw new Refusal(
-        'not_settable',
-        'This booking has not started yet, so it cannot be marked as a no-show.',
-        'Try again after the booking’s start time.',
-      );
-    }
-  }
+  if (input.record === 'booking' && input.status === 'no_show') await assertStarted(ctx, row.id);
 
   const set: Record<string, unknown> = { updatedAt: ctx.now };
   if (input.status !== undefined) set.status = input.status;
   if (input.handled !== undefined) set.handled = input.handled;
   if (input.note !== undefined) set.note = input.note === null || input.note === '' ? null : input.note;
   if (input.followUpAt !== undefined) set.followUpAt = input.followUpAt ? new Date(input.followUpAt) : null;
+  await ctx.tx.update(table).set(set).where(eq(table.id, row.id));
+
   const [out] = await ctx.tx
-    .update(table)
-    .set(set)
-    .where(eq(table.id, row.id))
-    .returning({ status: table.status, handled: table.handled, note: table.note });
-  const followUp =
+    .select({ status: table.status, handled: table.handled, note: table.note })
+    .from(table)
+    .where(eq(table.id, row.id));
+  const [lead] =
     input.record === 'lead'
-      ? (await ctx.tx.select({ f: leads.followUpAt }).from(leads).where(eq(leads.id, row.id)))[0]?.f
-      : undefined;
+      ? await ctx.tx.select({ followUpAt: leads.followUpAt }).from(leads).where(eq(leads.id, row.id))
+      : [];
   return {
     record: input.record,
     id: row.id,
@@ -81,8 +67,20 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
     status: out!.status,
     handled: out!.handled,
     note: out!.note,
-    followUpAt: followUp === undefined ? null : (followUp?.toISOString() ?? null),
+    followUpAt: lead?.followUpAt?.toISOString() ?? null,
   };
+}
+
+/** A booking that has not started cannot be a no-show. */
+async function assertStarted(ctx: SiteCtx, id: string): Promise<void> {
+  const [b] = await ctx.tx.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, id));
+  if (b && b.startsAt > ctx.now) {
+    throw new Refusal(
+      'not_settable',
+      'This booking has not started yet, so it cannot be marked as a no-show.',
+      'Try again after the booking’s start time.',
+    );
+  }
 }
 
 function checkStatus(record: CrmRecord, status: string): void {
