@@ -116,3 +116,49 @@ describe('withheld agency areas', () => {
     expect((await s.call(d.tokens.all, 'list_leads', {})).ok).toBe(true);
   });
 });
+
+describe('the tool surface of the business areas', () => {
+  const MINE = [
+    'list_leads',
+    'list_bookings',
+    'list_contacts',
+    'crm_update',
+    'list_services',
+    'create_service',
+    'list_products',
+    'create_product',
+    'get_commerce_overview',
+    'update_business_name',
+    'list_domains',
+    'connect_domain',
+    'set_primary_domain',
+    'generate_image',
+    'create_site',
+  ];
+
+  it('lists every tool over MCP with its schemas; domains take hostnames, never ids', async () => {
+    const c = await s.client(s.demo.tokens.all);
+    const { tools } = await c.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of MINE) {
+      expect(byName.has(name), name).toBe(true);
+      expect(byName.get(name)!.outputSchema, name).toBeDefined();
+    }
+    for (const name of ['list_domains', 'connect_domain', 'set_primary_domain']) {
+      const props = Object.keys((byName.get(name)!.inputSchema.properties ?? {}) as object);
+      expect(
+        props.filter((p) => /id$/i.test(p) && p !== 'websiteId'),
+        name,
+      ).toEqual([]);
+    }
+    expect(Object.keys(byName.get('create_site')!.inputSchema.properties ?? {})).toEqual([]);
+  });
+
+  it('offers no text generation, domain purchase/renewal/transfer/removal, or deletion of customer records', () => {
+    const names = ALL_TOOLS.map((t) => t.name);
+    expect(ALL_TOOLS.filter((t) => t.scope === 'ai:generate').map((t) => t.name)).toEqual(['generate_image']);
+    expect(names.filter((n) => /buy|renew|transfer|remove|delete|erase/.test(n))).toEqual([]);
+    const dangerous = names.filter((n) => /(^|_)(text|copy)_?gen|generate_(text|copy|post)/.test(n));
+    expect(dangerous).toEqual([]);
+  });
+});
