@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INJECTION_MESSAGE, type Demo } from '../../src/db/demo.js';
 import { newId } from '../../src/db/ids.js';
@@ -128,6 +128,29 @@ describe('list_leads / list_bookings / list_contacts', () => {
     const other = await db().select().from(leads).where(eq(leads.websiteId, d.websites.otherTenant));
     const ids = all.data!.leads.map((l: { id: string }) => l.id);
     for (const o of other) expect(ids).not.toContain(o.id);
+  });
+
+  it('never skips rows whose timestamps differ only in microseconds', async () => {
+    const d = await s.seed();
+    for (const us of ['123456', '123400', '123300', '122999']) {
+      await db().execute(
+        sql`insert into leads (id, website_id, status, name, message, created_at)
+            values (${newId('lead')}, ${d.websites.main}, 'micro', 'M', 'm', ${`2026-01-01T00:00:00.${us}Z`}::timestamptz)`,
+      );
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let guard = 0; guard < 10; guard++) {
+      const r = await s.call(d.tokens.all, 'list_leads', {
+        status: 'micro',
+        limit: 1,
+        ...(cursor ? { cursor } : {}),
+      });
+      seen.push(...r.data!.leads.map((l: { id: string }) => l.id));
+      cursor = r.data!.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    expect(new Set(seen).size).toBe(4);
   });
 
   it('refuses a limit over 100, a bad cursor, and a connection without crm:read', async () => {

@@ -1,7 +1,7 @@
 // Reading customer records (SPEC §4.5 crm:read): leads, bookings and contacts of one website, newest
 // first, filtered by status, paged by keyset cursor. Every field a visitor wrote is fenced and
 // stripped (src/domain/untrusted.ts); owner-written fields (status, handled, note) are plain.
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
@@ -12,12 +12,18 @@ export type ListInput = { status?: string; cursor?: string; limit: number };
 
 type Keyed = { id: PgColumn; createdAt: PgColumn; websiteId: PgColumn; status: PgColumn };
 
+// Keys compare at millisecond precision: PostgreSQL keeps microseconds but a JS Date (and so the
+// cursor) keeps milliseconds; ordering and comparing on the same truncated value never skips a row.
+const msOf = (t: Keyed) => sql`date_trunc('milliseconds', ${t.createdAt})`;
+const order = (t: Keyed) => [desc(msOf(t)), desc(t.id)];
+
 function where(t: Keyed, ctx: SiteCtx, input: ListInput): SQL {
   const parts: SQL[] = [eq(t.websiteId, ctx.website.id)];
   if (input.status) parts.push(eq(t.status, input.status));
   if (input.cursor) {
     const c = decodeCursor(input.cursor);
-    parts.push(or(lt(t.createdAt, c.createdAt), and(eq(t.createdAt, c.createdAt), lt(t.id, c.id)))!);
+    const at = sql`${c.createdAt.toISOString()}::timestamptz`;
+    parts.push(sql`(${msOf(t)} < ${at} or (${msOf(t)} = ${at} and ${t.id} < ${c.id}))`);
   }
   return and(...parts)!;
 }
@@ -50,7 +56,7 @@ export async function listLeads(ctx: SiteCtx, input: ListInput) {
     .select()
     .from(leads)
     .where(where(leads, ctx, input))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .orderBy(...order(leads))
     .limit(input.limit + 1);
   const { items, nextCursor } = page(rows, input.limit);
   return {
@@ -72,7 +78,7 @@ export async function listBookings(ctx: SiteCtx, input: ListInput) {
     .select()
     .from(bookings)
     .where(where(bookings, ctx, input))
-    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .orderBy(...order(bookings))
     .limit(input.limit + 1);
   const { items, nextCursor } = page(rows, input.limit);
   return {
@@ -95,7 +101,7 @@ export async function listContacts(ctx: SiteCtx, input: ListInput) {
     .select()
     .from(contacts)
     .where(where(contacts, ctx, input))
-    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .orderBy(...order(contacts))
     .limit(input.limit + 1);
   const { items, nextCursor } = page(rows, input.limit);
   return {
