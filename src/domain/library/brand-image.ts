@@ -1,8 +1,8 @@
 // The local image provider's composer (SPEC §4.5 generate_image): an abstract, brand-consistent
-// picture built only from the brand's palette and style words, varied by the prompt and Company
-// Memory (as a seed), rendered from SVG to PNG with @resvg/resvg-js. No text is drawn (so no font
-// files are needed and nothing is invented about the business); only validated hex colours ever
-// reach the SVG, so brand fields cannot inject markup.
+// picture built only from the brand's palette, style words and font character (serif/script means
+// organic shapes), varied by the prompt and Company Memory (as a seed), rendered from SVG to PNG
+// with @resvg/resvg-js. No text is drawn (so no font files are needed and nothing is invented
+// about the business); only validated hex colours reach the SVG, so brand fields cannot inject markup.
 import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 
@@ -55,10 +55,13 @@ function stream(seed: string): () => number {
 export function composeSvg(prompt: string, aspect: Aspect, brand: BrandInput): string {
   const { width: w, height: h } = SIZES[aspect];
   const { background, inks } = brandColours(brand.palette);
-  const rnd = stream(`${prompt}\n${brand.style}\n${brand.memory.join('\n')}`);
+  const fonts = `${brand.fonts.heading ?? ''} ${brand.fonts.body ?? ''}`;
+  const rnd = stream(`${prompt}\n${brand.style}\n${fonts}\n${brand.memory.join('\n')}`);
   const style = brand.style.toLowerCase();
   const calm = /minimal|clean|simple|calm/.test(style);
-  const organic = /warm|rustic|natural|organic|hand|soft/.test(style);
+  // A serif or script heading font reads as hand-made: softer, organic shapes.
+  const serif = /fraunces|serif|georgia|garamond|playfair|merriweather|lora|script|hand/i.test(fonts);
+  const organic = serif || /warm|rustic|natural|organic|hand|soft/.test(style);
   const count = calm ? 4 : 9;
   const shapes: string[] = [];
   for (let i = 0; i < count; i++) {
