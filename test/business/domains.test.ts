@@ -160,6 +160,27 @@ describe('connect_domain', () => {
     expect(await domainsOf(d.websites.main)).toEqual(before);
   });
 
+  it('refuses a new address once the website has the most it can have, writing nothing', async () => {
+    const d = await s.seed();
+    await db()
+      .insert(domains)
+      .values(
+        Array.from({ length: 19 }, (_, i) => ({
+          id: newId('dom'),
+          websiteId: d.websites.main,
+          hostname: host(d, `cap${i}`),
+          verificationToken: 't',
+        })),
+      );
+    const before = await domainsOf(d.websites.main);
+    expect(before).toHaveLength(20);
+    const r = await s.call(d.tokens.all, 'connect_domain', { hostname: host(d, 'one-more') });
+    expect(r.error?.code).toBe('conflict');
+    expect(await domainsOf(d.websites.main)).toEqual(before);
+    // A re-check of an address already connected still works at the cap.
+    expect((await s.call(d.tokens.all, 'connect_domain', { hostname: before[1]!.hostname })).ok).toBe(true);
+  });
+
   it('has its own per-workspace throttle', async () => {
     const d = await s.seed();
     const h = host(d);

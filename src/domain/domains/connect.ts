@@ -7,7 +7,7 @@
 // call (first or repeat) re-checks DNS and answers with the records still needed and a next step.
 // It runs outside a long transaction (the tool sets transaction: false) so a slow DNS answer never
 // holds database locks: one insert-if-absent, the look-ups, then one update.
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, count, eq, ne } from 'drizzle-orm';
 import { base62, newId } from '../../db/ids.js';
 import { domains } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
@@ -16,6 +16,8 @@ import type { DnsChecker } from './dns-check.js';
 import { normaliseHostname } from './hostname.js';
 
 export const VERIFY_PREFIX = '_sitegate-verify';
+/** A bound on connected addresses per website, so unverified claims cannot pile up. */
+export const MAX_DOMAINS_PER_SITE = 20;
 const TOKEN_PREFIX = 'sitegate-verify=';
 
 /** One refusal for "not this site's" and "nowhere": identical code, message and hint. */
@@ -96,6 +98,17 @@ export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) 
   if (row && row.websiteId !== ctx.website.id) throw unavailable(hostname);
   const created = !row;
   if (!row) {
+    const [n] = await ctx.tx
+      .select({ n: count() })
+      .from(domains)
+      .where(eq(domains.websiteId, ctx.website.id));
+    if (Number(n?.n ?? 0) >= MAX_DOMAINS_PER_SITE) {
+      throw new Refusal(
+        'conflict',
+        `This website already has ${MAX_DOMAINS_PER_SITE} connected addresses, the most it can have.`,
+        'The owner can remove unused addresses in the app.',
+      );
+    }
     await ctx.tx
       .insert(domains)
       .values({
