@@ -15,7 +15,7 @@ import {
 } from '../../src/db/schema.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
-import { setCompany } from './fixtures.js';
+import { setCompany, tokenFor } from './fixtures.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -160,5 +160,47 @@ describe('the tool surface of the business areas', () => {
     expect(names.filter((n) => /buy|renew|transfer|remove|delete|erase/.test(n))).toEqual([]);
     const dangerous = names.filter((n) => /(^|_)(text|copy)_?gen|generate_(text|copy|post)/.test(n));
     expect(dangerous).toEqual([]);
+  });
+});
+
+describe('scope and role sweep over every tool of the business areas', () => {
+  const VIEWER_EXPECT: Record<string, 'ok' | 'role_insufficient' | 'owner_only'> = {
+    list_leads: 'ok',
+    list_bookings: 'ok',
+    list_contacts: 'ok',
+    crm_update: 'role_insufficient',
+    list_services: 'ok',
+    create_service: 'role_insufficient',
+    list_products: 'ok',
+    create_product: 'role_insufficient',
+    get_commerce_overview: 'ok',
+    update_business_name: 'role_insufficient',
+    list_domains: 'owner_only',
+    connect_domain: 'owner_only',
+    set_primary_domain: 'owner_only',
+    generate_image: 'role_insufficient',
+    create_site: 'role_insufficient',
+  };
+
+  it('the default scopes reach none of them, a viewer only the reads; nothing changes', async () => {
+    const d = await s.seed();
+    const args = new Map<string, Record<string, unknown>>();
+    for (const cases of Object.values(CASES)) for (const [tool, make] of cases) args.set(tool, await make(d));
+    const viewer = await tokenFor(db(), {
+      userId: d.users.viewer.id,
+      websiteId: d.websites.main,
+      companyId: d.companyId,
+    });
+    const before = await snapshot(d);
+    for (const [tool, expected] of Object.entries(VIEWER_EXPECT)) {
+      const a = args.get(tool)!;
+      expect((await s.call(d.tokens.default, tool, a)).error?.code, `${tool} default scopes`).toBe(
+        'scope_missing',
+      );
+      const r = await s.call(viewer, tool, a);
+      if (expected === 'ok') expect(r.ok, `${tool} viewer`).toBe(true);
+      else expect(r.error?.code, `${tool} viewer`).toBe(expected);
+    }
+    expect(await snapshot(d)).toEqual(before);
   });
 });
