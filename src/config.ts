@@ -18,6 +18,10 @@ const Env = z.object({
   RATE_LIMIT_PER_CONNECTION: z.coerce.number().int().positive().default(120),
   RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().positive().default(600),
   IMAGE_PROVIDER_URL: z.url().optional(),
+  IMAGE_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  DNS_SERVERS: z.string().optional(),
+  SITE_CNAME_TARGET: z.string().min(3).default('sites.sitegate.app'),
+  SITE_A_RECORD: z.ipv4().default('192.0.2.10'),
 });
 
 export type Config = {
@@ -37,6 +41,11 @@ export type Config = {
   rateLimitPerConnection: number;
   rateLimitPerWorkspace: number;
   imageProviderUrl?: string;
+  imageProviderTimeoutMs: number;
+  /** DNS servers for domain checks (`ip` or `ip:port`); empty = the system's resolvers. */
+  dnsServers: string[];
+  siteCnameTarget: string;
+  siteARecord: string;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -56,6 +65,10 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   RATE_LIMIT_PER_CONNECTION: 'calls per minute per connection (120)',
   RATE_LIMIT_PER_WORKSPACE: 'calls per minute per workspace (600)',
   IMAGE_PROVIDER_URL: 'HTTP image provider; without it images are rendered locally',
+  IMAGE_PROVIDER_TIMEOUT_MS: 'how long to wait for the image provider, in ms (30000)',
+  DNS_SERVERS: 'comma-separated DNS servers (ip or ip:port) for domain checks; default: the system ones',
+  SITE_CNAME_TARGET: 'CNAME target a connected domain must point to (sites.sitegate.app)',
+  SITE_A_RECORD: 'A record an apex domain must point to (192.0.2.10)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -89,5 +102,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerConnection: e.RATE_LIMIT_PER_CONNECTION,
     rateLimitPerWorkspace: e.RATE_LIMIT_PER_WORKSPACE,
     imageProviderUrl: e.IMAGE_PROVIDER_URL,
+    imageProviderTimeoutMs: e.IMAGE_PROVIDER_TIMEOUT_MS,
+    dnsServers: (e.DNS_SERVERS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    siteCnameTarget: e.SITE_CNAME_TARGET.toLowerCase().replace(/\.$/, ''),
+    siteARecord: e.SITE_A_RECORD,
   };
 }

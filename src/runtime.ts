@@ -12,6 +12,8 @@ import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
 import type { Clock, Services } from './domain/context.js';
 import { databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
 import { createMailer } from './domain/mail/mailer.js';
+import { createDnsChecker } from './domain/domains/dns-check.js';
+import { imageProviderFor } from './domain/library/image-provider.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createCaches } from './mcp/caches.js';
 import { createRegistry } from './mcp/registry.js';
@@ -70,6 +72,8 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
         ? databaseBlobStore(database.db)
         : fileBlobStore(path.join(config.dataDir, 'blobs')),
     mail: createMailer({ db: database.db, log, clock, smtpUrl: config.smtpUrl, from: config.mailFrom }),
+    dns: createDnsChecker(config.dnsServers),
+    images: imageProviderFor(config),
   };
   const deps: AppDeps = {
     services,

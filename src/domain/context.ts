@@ -5,8 +5,10 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { websites } from '../db/schema.js';
 import type { Role } from '../gate/scopes.js';
+import type { DnsChecker } from './domains/dns-check.js';
 import type { BlobStore } from './library/blobs.js';
 import type { Mailer } from './mail/mailer.js';
+import type { ImageProvider } from './library/image-provider.js';
 
 export type Clock = () => Date;
 export type WebsiteRow = typeof websites.$inferSelect;
@@ -20,6 +22,10 @@ export type Services = {
   blobs: BlobStore;
   /** Delivers the mail outbox; absent in bare unit contexts (the outbox row is the source of truth). */
   mail?: Mailer;
+  /** DNS look-ups for domain verification (DNS_SERVERS). */
+  dns: DnsChecker;
+  /** The image provider: local brand renderer, or IMAGE_PROVIDER_URL. */
+  images: ImageProvider;
 };
 
 /** Who acts: a connection's creator through that connection, or a signed-in user in the web app. */

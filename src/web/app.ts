@@ -1,6 +1,7 @@
 // The HTTP application: /api/mcp and its metadata, then the owner-facing pages (session + CSRF).
 import { Hono } from 'hono';
 import type { AppDeps } from './deps.js';
+import { domainRedirect } from './domain-redirect.js';
 import { mountMcp } from './mcp-route.js';
 import { ROUTES } from './routes/index.js';
 import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
@@ -8,6 +9,7 @@ import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ ok: true }));
+  app.use('*', domainRedirect(deps));
   mountMcp(app, deps);
 
   const web = new Hono<WebEnv>();

@@ -3,9 +3,26 @@ import type { ToolDef } from '../define-tool.js';
 import * as access from './access.js';
 import * as documents from './documents.js';
 import * as plans from './plans.js';
+import * as commerce from './commerce.js';
+import * as crm from './crm.js';
+import * as domains from './domains.js';
+import * as images from './images.js';
+import * as settings from './settings.js';
 import * as site from './site.js';
+import * as workspace from './workspace.js';
 
-const modules: Array<Record<string, unknown>> = [site, plans, access, documents];
+const modules: Array<Record<string, unknown>> = [
+  site,
+  plans,
+  access,
+  documents,
+  crm,
+  commerce,
+  settings,
+  domains,
+  images,
+  workspace,
+];
 
 export const ALL_TOOLS: ToolDef[] = modules.flatMap((m) =>
   Object.values(m).filter((v): v is ToolDef => isToolDef(v)),

@@ -1,0 +1,93 @@
+// Draft services and products (SPEC §4.5 commerce:write): listing and creating draft records. A
+// created record is a draft: it charges no one, sends nothing and is not public (a product becomes
+// public only through prepare_publish_product and the owner's approval). A new product is revision 1.
+import { asc, eq } from 'drizzle-orm';
+import { newId } from '../../db/ids.js';
+import { products, services } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+
+export type NewService = {
+  name: string;
+  description?: string;
+  priceCents?: number;
+  currency?: string;
+  durationMinutes?: number;
+};
+export type NewProduct = { name: string; description?: string; priceCents: number; currency?: string };
+
+const serviceView = (r: typeof services.$inferSelect) => ({
+  serviceId: r.id,
+  name: r.name,
+  description: r.description,
+  priceCents: r.priceCents,
+  currency: r.currency,
+  durationMinutes: r.durationMinutes,
+  status: r.status,
+});
+
+const productView = (r: typeof products.$inferSelect) => ({
+  productId: r.id,
+  name: r.name,
+  description: r.description,
+  priceCents: r.priceCents,
+  currency: r.currency,
+  status: r.status,
+  revision: r.revision,
+  publishedRevision: r.publishedRevision,
+});
+
+export async function listServices(ctx: SiteCtx) {
+  const rows = await ctx.tx
+    .select()
+    .from(services)
+    .where(eq(services.websiteId, ctx.website.id))
+    .orderBy(asc(services.createdAt), asc(services.id));
+  return { services: rows.map(serviceView) };
+}
+
+export async function createService(ctx: SiteCtx, input: NewService) {
+  const [row] = await ctx.tx
+    .insert(services)
+    .values({
+      id: newId('svc'),
+      websiteId: ctx.website.id,
+      name: input.name,
+      description: input.description ?? '',
+      priceCents: input.priceCents ?? null,
+      currency: input.currency ?? 'EUR',
+      durationMinutes: input.durationMinutes ?? null,
+      status: 'draft',
+      createdAt: ctx.now,
+    })
+    .returning();
+  return serviceView(row!);
+}
+
+export async function listProducts(ctx: SiteCtx) {
+  const rows = await ctx.tx
+    .select()
+    .from(products)
+    .where(eq(products.websiteId, ctx.website.id))
+    .orderBy(asc(products.createdAt), asc(products.id));
+  return { products: rows.map(productView) };
+}
+
+export async function createProduct(ctx: SiteCtx, input: NewProduct) {
+  const [row] = await ctx.tx
+    .insert(products)
+    .values({
+      id: newId('prod'),
+      websiteId: ctx.website.id,
+      name: input.name,
+      description: input.description ?? '',
+      priceCents: input.priceCents,
+      currency: input.currency ?? 'EUR',
+      status: 'draft',
+      revision: 1,
+      publishedRevision: null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning();
+  return productView(row!);
+}

@@ -1,0 +1,99 @@
+// crm_update (SPEC §4.5 rules 1-3, §3 "Booking status via crm_update"): sets status, handled, note
+// and followUpAt (leads only) on one record of this website. It never deletes, never touches an
+// email or any visitor-written field, and never messages anyone. A booking's status can only
+// become `no_show`: cancelling, completing, restoring and rescheduling email the customer, so they
+// belong to the owner in the app. A record of another site is the same not_found as a missing id.
+import { and, eq } from 'drizzle-orm';
+import { bookings, contacts, leads } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+import { Refusal, invalidInput, notFound } from '../errors.js';
+
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
+export const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
+export const BOOKING_SETTABLE = ['no_show'] as const;
+
+export type CrmRecord = 'lead' | 'booking' | 'contact';
+export type CrmUpdateInput = {
+  record: CrmRecord;
+  id: string;
+  status?: string;
+  handled?: boolean;
+  note?: string | null;
+  followUpAt?: string | null;
+};
+
+const TABLES = { lead: leads, booking: bookings, contact: contacts } as const;
+
+/** The changed field names, in a stable order (what Activity may name, SPEC §4.5 rule 3). */
+export function changedFields(input: CrmUpdateInput): string[] {
+  return (['status', 'handled', 'note', 'followUpAt'] as const).filter((k) => input[k] !== undefined);
+}
+
+export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
+  const fields = changedFields(input);
+  if (!fields.length) {
+    throw invalidInput('Nothing to update.', 'Pass at least one of status, handled, note or followUpAt.');
+  }
+  if (input.followUpAt !== undefined && input.record !== 'lead') {
+    throw new Refusal('not_settable', `followUpAt exists on leads only, not on a ${input.record}.`);
+  }
+  if (input.status !== undefined) checkStatus(input.record, input.status);
+
+  const table = TABLES[input.record];
+  const mine = and(eq(table.id, input.id), eq(table.websiteId, ctx.website.id));
+  const [row] = await ctx.tx.select({ id: table.id }).from(table).where(mine).for('update');
+  if (!row) throw notFound(input.record);
+  if (input.record === 'booking' && input.status === 'no_show') await assertStarted(ctx, row.id);
+
+  const set: Record<string, unknown> = { updatedAt: ctx.now };
+  if (input.status !== undefined) set.status = input.status;
+  if (input.handled !== undefined) set.handled = input.handled;
+  if (input.note !== undefined) set.note = input.note === null || input.note === '' ? null : input.note;
+  if (input.followUpAt !== undefined) set.followUpAt = input.followUpAt ? new Date(input.followUpAt) : null;
+  await ctx.tx.update(table).set(set).where(eq(table.id, row.id));
+
+  const [out] = await ctx.tx
+    .select({ status: table.status, handled: table.handled, note: table.note })
+    .from(table)
+    .where(eq(table.id, row.id));
+  const [lead] =
+    input.record === 'lead'
+      ? await ctx.tx.select({ followUpAt: leads.followUpAt }).from(leads).where(eq(leads.id, row.id))
+      : [];
+  return {
+    record: input.record,
+    id: row.id,
+    changed: fields,
+    status: out!.status,
+    handled: out!.handled,
+    note: out!.note,
+    followUpAt: lead?.followUpAt?.toISOString() ?? null,
+  };
+}
+
+/** A booking that has not started cannot be a no-show. */
+async function assertStarted(ctx: SiteCtx, id: string): Promise<void> {
+  const [b] = await ctx.tx.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, id));
+  if (b && b.startsAt > ctx.now) {
+    throw new Refusal(
+      'not_settable',
+      'This booking has not started yet, so it cannot be marked as a no-show.',
+      'Try again after the booking’s start time.',
+    );
+  }
+}
+
+function checkStatus(record: CrmRecord, status: string): void {
+  if (record === 'booking') {
+    if ((BOOKING_SETTABLE as readonly string[]).includes(status)) return;
+    throw new Refusal(
+      'not_settable',
+      `A booking’s status can only be set to no_show here. "${status.slice(0, 40)}" — cancelling, completing, restoring or rescheduling — emails the customer (and may offer the slot to a waitlist), so the owner does it in the app.`,
+      'Set handled or note instead, or ask the owner to change the booking in the app.',
+    );
+  }
+  const allowed: readonly string[] = record === 'lead' ? LEAD_STATUSES : CONTACT_STATUSES;
+  if (!allowed.includes(status)) {
+    throw invalidInput(`A ${record} status must be one of: ${allowed.join(', ')}.`);
+  }
+}

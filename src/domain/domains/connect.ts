@@ -1,0 +1,190 @@
+// Connecting domains (SPEC §4.5 domain:write, rules 7-8): list_domains, connect_domain and
+// set_primary_domain. Owner-only is the gate's job (the tools declare role 'owner'). Domains are
+// named by hostname, never by id; a hostname of another site gets exactly the refusal a hostname
+// that exists nowhere gets. Buying, renewing, transferring and removing are absent by design.
+//
+// connect_domain is idempotent: the first call records the hostname with a verification token; every
+// call (first or repeat) re-checks DNS and answers with the records still needed and a next step.
+// It runs outside a long transaction (the tool sets transaction: false) so a slow DNS answer never
+// holds database locks: one insert-if-absent, the look-ups, then one update.
+import { and, asc, count, eq, ne } from 'drizzle-orm';
+import { base62, newId } from '../../db/ids.js';
+import { domains } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+import { Refusal, invalidInput } from '../errors.js';
+import type { DnsChecker } from './dns-check.js';
+import { normaliseHostname } from './hostname.js';
+
+export const VERIFY_PREFIX = '_sitegate-verify';
+/** A bound on connected addresses per website, so unverified claims cannot pile up. */
+export const MAX_DOMAINS_PER_SITE = 20;
+const TOKEN_PREFIX = 'sitegate-verify=';
+
+/** One refusal for "not this site's" and "nowhere": identical code, message and hint. */
+function unavailable(hostname: string): Refusal {
+  return new Refusal(
+    'not_found',
+    `The domain ${hostname} is not available to this website.`,
+    'Call list_domains to see this website’s domains, or connect_domain with an address the business owns that is not connected elsewhere.',
+  );
+}
+
+type DomainRow = typeof domains.$inferSelect;
+
+const view = (d: DomainRow) => ({
+  hostname: d.hostname,
+  status: d.status,
+  primary: d.isPrimary,
+  lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,
+  verifiedAt: d.verifiedAt?.toISOString() ?? null,
+});
+
+export async function listDomains(ctx: SiteCtx) {
+  const rows = await ctx.tx
+    .select()
+    .from(domains)
+    .where(eq(domains.websiteId, ctx.website.id))
+    .orderBy(asc(domains.createdAt), asc(domains.hostname));
+  return { domains: rows.map(view) };
+}
+
+async function byHostname(ctx: SiteCtx, hostname: string) {
+  const [row] = await ctx.tx.select().from(domains).where(eq(domains.hostname, hostname));
+  return row;
+}
+
+export type DnsRecord = {
+  purpose: 'verification' | 'routing';
+  type: string;
+  name: string;
+  value: string;
+  found: boolean;
+};
+
+/** The records a hostname needs and which are in place now. */
+export async function checkRecords(
+  dns: DnsChecker,
+  target: { cname: string; a: string },
+  d: { hostname: string; verificationToken: string },
+): Promise<DnsRecord[]> {
+  const txtName = `${VERIFY_PREFIX}.${d.hostname}`;
+  const token = `${TOKEN_PREFIX}${d.verificationToken}`;
+  const apex = d.hostname.split('.').length === 2;
+  const [txt, a, cname] = await Promise.all([dns.txt(txtName), dns.a(d.hostname), dns.cname(d.hostname)]);
+  const routed = cname.includes(target.cname) || a.includes(target.a);
+  return [
+    { purpose: 'verification', type: 'TXT', name: txtName, value: token, found: txt.includes(token) },
+    apex
+      ? { purpose: 'routing', type: 'A', name: d.hostname, value: target.a, found: routed }
+      : { purpose: 'routing', type: 'CNAME', name: d.hostname, value: target.cname, found: routed },
+  ];
+}
+
+/** Addresses that belong to the service itself can never be connected as a customer's domain. */
+function assertNotOurs(ctx: SiteCtx, hostname: string): void {
+  const ours = [
+    ctx.services.config.siteCnameTarget,
+    new URL(ctx.services.config.baseUrl).hostname.toLowerCase(),
+  ];
+  if (ours.some((o) => hostname === o || hostname.endsWith(`.${o}`))) {
+    throw invalidInput(`${hostname} is an address of this service, not one the business owns.`);
+  }
+}
+
+export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) {
+  const hostname = normaliseHostname(raw);
+  assertNotOurs(ctx, hostname);
+  let row = await byHostname(ctx, hostname);
+  if (row && row.websiteId !== ctx.website.id) throw unavailable(hostname);
+  const created = !row;
+  if (!row) {
+    const [n] = await ctx.tx
+      .select({ n: count() })
+      .from(domains)
+      .where(eq(domains.websiteId, ctx.website.id));
+    if (Number(n?.n ?? 0) >= MAX_DOMAINS_PER_SITE) {
+      throw new Refusal(
+        'conflict',
+        `This website already has ${MAX_DOMAINS_PER_SITE} connected addresses, the most it can have.`,
+        'The owner can remove unused addresses in the app.',
+      );
+    }
+    await ctx.tx
+      .insert(domains)
+      .values({
+        id: newId('dom'),
+        websiteId: ctx.website.id,
+        hostname,
+        status: 'pending',
+        verificationToken: base62(24),
+        createdAt: ctx.now,
+      })
+      .onConflictDoNothing({ target: domains.hostname });
+    row = await byHostname(ctx, hostname);
+    if (!row || row.websiteId !== ctx.website.id) throw unavailable(hostname);
+  }
+
+  const cfg = ctx.services.config;
+  const records = await checkRecords(dns, { cname: cfg.siteCnameTarget, a: cfg.siteARecord }, row);
+  const allFound = records.every((r) => r.found);
+  const verifiedNow = allFound && row.status !== 'verified';
+  const [updated] = await ctx.tx
+    .update(domains)
+    .set({
+      lastCheckedAt: ctx.now,
+      ...(verifiedNow ? { status: 'verified', verifiedAt: ctx.now } : {}),
+    })
+    .where(and(eq(domains.id, row.id), eq(domains.websiteId, ctx.website.id)))
+    .returning();
+  const d = updated ?? row;
+  const needed = records.filter((r) => !r.found);
+  return {
+    ...view(d),
+    created,
+    records,
+    recordsNeeded: needed,
+    nextStep: nextStep(d, needed),
+  };
+}
+
+function nextStep(d: DomainRow, needed: DnsRecord[]): string {
+  if (!needed.length) {
+    return d.isPrimary
+      ? `${d.hostname} is verified and is the primary address.`
+      : `${d.hostname} is verified. Call set_primary_domain with it to make it the address every other one redirects to.`;
+  }
+  const list = needed.map((r) => `${r.type} record "${r.name}" with value "${r.value}"`).join(' and ');
+  const also =
+    d.status === 'verified'
+      ? ' The domain stays verified, but visitors may not reach the site until it is fixed.'
+      : '';
+  return `At the company where ${d.hostname} is registered, add a ${list}. DNS changes can take from a few minutes to a few hours; then call connect_domain with the same hostname again to re-check.${also}`;
+}
+
+export async function setPrimaryDomain(ctx: SiteCtx, raw: string) {
+  const hostname = normaliseHostname(raw);
+  const [row] = await ctx.tx
+    .select()
+    .from(domains)
+    .where(and(eq(domains.hostname, hostname), eq(domains.websiteId, ctx.website.id)))
+    .for('update');
+  if (!row) throw unavailable(hostname);
+  if (row.status !== 'verified') {
+    throw new Refusal(
+      'conflict',
+      `${hostname} is not verified yet, so it cannot become the primary address.`,
+      'Call connect_domain with this hostname to see the DNS records still needed.',
+    );
+  }
+  await ctx.tx
+    .update(domains)
+    .set({ isPrimary: false })
+    .where(and(eq(domains.websiteId, ctx.website.id), ne(domains.id, row.id)));
+  await ctx.tx.update(domains).set({ isPrimary: true }).where(eq(domains.id, row.id));
+  const others = await ctx.tx
+    .select({ hostname: domains.hostname })
+    .from(domains)
+    .where(and(eq(domains.websiteId, ctx.website.id), ne(domains.id, row.id)))
+    .orderBy(asc(domains.hostname));
+  return { hostname, primary: true as const, redirectsFrom: others.map((o) => o.hostname) };
+}

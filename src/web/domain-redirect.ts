@@ -1,0 +1,27 @@
+// HTTP side of canonical addresses (SPEC §4.5 set_primary_domain): GET/HEAD on a connected,
+// non-primary hostname of a published site answers 301 to the same path on the primary hostname.
+// Requests for the service's own host (BASE_URL, loopback) skip the look-up entirely.
+import type { MiddlewareHandler } from 'hono';
+import { canonicalHostFor } from '../domain/domains/redirect.js';
+import type { AppDeps } from './deps.js';
+
+export function domainRedirect(deps: AppDeps): MiddlewareHandler {
+  const own = new URL(deps.services.config.baseUrl).hostname.toLowerCase();
+  return async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const host = hostOnly(c.req.header('host') ?? '');
+    if (!host || host === own || host === 'localhost' || !host.includes('.') || /^[\d.]+$/.test(host)) {
+      return next();
+    }
+    const target = await canonicalHostFor(deps.services.db, host);
+    if (!target) return next();
+    const url = new URL(c.req.url);
+    return c.redirect(`https://${target}${url.pathname}${url.search}`, 301);
+  };
+}
+
+function hostOnly(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return '';
+  return h.replace(/:\d+$/, '').replace(/\.$/, '');
+}
