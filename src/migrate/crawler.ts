@@ -25,7 +25,7 @@ export const CRAWL_DEFAULTS: CrawlLimits = {
   concurrency: 4,
 };
 
-export type CrawledPage = { url: URL; html: string; depth: number };
+export type CrawledPage = { url: URL; html: string; depth: number; order: number };
 export type CrawlResult = {
   pages: CrawledPage[];
   failed: Array<{ path: string; reason: string }>;
@@ -108,11 +108,12 @@ export async function crawl(
   startUrl = first.url;
   const origin = startUrl.origin;
   const seen = new Set<string>([startUrl.href]);
-  const queue: Array<{ url: URL; depth: number }> = [];
+  const queue: Array<{ url: URL; depth: number; order: number }> = [];
+  let discovered = 0;
   let bytes = first.body.length;
   let attempts = 1;
-  const accept = (html: string, url: URL, depth: number) => {
-    result.pages.push({ url, html, depth });
+  const accept = (html: string, url: URL, depth: number, order: number) => {
+    result.pages.push({ url, html, depth, order });
     for (const link of pageLinks(html, url)) {
       if (seen.has(link.href)) continue;
       seen.add(link.href);
@@ -124,10 +125,10 @@ export async function crawl(
         result.truncated = true;
         continue;
       }
-      queue.push({ url: link, depth: depth + 1 });
+      queue.push({ url: link, depth: depth + 1, order: ++discovered });
     }
   };
-  accept(first.body.toString('utf8'), startUrl, 0);
+  accept(first.body.toString('utf8'), startUrl, 0, 0);
   await onPage(1, startUrl.pathname);
 
   let inFlight = 0;
@@ -137,7 +138,7 @@ export async function crawl(
     waiters = [];
     for (const f of w) f();
   };
-  const fetchOne = async (next: { url: URL; depth: number }) => {
+  const fetchOne = async (next: { url: URL; depth: number; order: number }) => {
     try {
       const r = await guardedFetch(guard, next.url, {
         maxBytes: limits.maxBytesPerPage,
@@ -154,7 +155,7 @@ export async function crawl(
         result.failed.push({ path: next.url.pathname, reason: 'not_html' });
         return;
       }
-      accept(r.body.toString('utf8'), r.url, next.depth);
+      accept(r.body.toString('utf8'), r.url, next.depth, next.order);
     } catch (err) {
       if (err instanceof Refusal) result.failed.push({ path: next.url.pathname, reason: err.code });
       else if (err instanceof FetchFailure)
@@ -189,5 +190,8 @@ export async function crawl(
   };
   await Promise.all(Array.from({ length: limits.concurrency }, worker));
   if (queue.length) result.truncated = true;
+  // Discovery order, not completion order: the same site always gives the same pages in the same order.
+  result.pages.sort((a, b) => a.order - b.order);
+  result.failed.sort((a, b) => a.path.localeCompare(b.path));
   return result;
 }

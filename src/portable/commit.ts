@@ -1,7 +1,7 @@
 // The committing half of an import (SPEC §4.5 import_site): blobs first (tracked), then every row in
 // ONE transaction — the company row locked and the plan's site limit checked again inside it — and on
 // any failure the blobs this import wrote are removed, so nothing is left behind.
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../db/ids.js';
 import { assets, brands, companies, pages, sections, websiteMembers, websites } from '../db/schema.js';
@@ -75,16 +75,26 @@ export async function commitImport(
   try {
     const shaByKey = await writeBlobs(blobs, fetched.images, ledger);
     const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));
-    const resolved = resolveSections(site, idByKey);
     return await db.transaction(async (tx) => {
       let websiteId: string;
       let merge: MergeReport | undefined;
+      let resolved: ResolvedPage[];
       if (opts.mergeIntoWebsiteId) {
         const target = await opts.authorizeTarget(tx, opts.mergeIntoWebsiteId);
         websiteId = target.id;
-        await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
+        // Re-syncs reuse the target's library asset for identical bytes, so unchanged sections stay unchanged.
+        const reuse = await existingAssets(tx, websiteId, [...shaByKey.values()]);
+        const fresh = new Set<string>();
+        for (const [key, sha] of shaByKey) {
+          const id = reuse.get(sha);
+          if (id) idByKey.set(key, id);
+          else fresh.add(key);
+        }
+        resolved = resolveSections(site, idByKey);
+        await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now, fresh);
         merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
       } else {
+        resolved = resolveSections(site, idByKey);
         await checkSiteLimit(tx, ctx.actor.companyId, true);
         websiteId = newId('site');
         await tx.insert(websites).values({
@@ -134,23 +144,35 @@ async function insertAssets(
   shaByKey: Map<string, string>,
   idByKey: Map<string, string>,
   now: Date,
+  only?: Set<string>,
 ): Promise<void> {
-  const rows = [...fetched.images].map(([key, img]) => ({
-    id: idByKey.get(key)!,
-    websiteId,
-    kind: 'image',
-    mime: img.mime,
-    bytes: img.bytes.length,
-    width: img.width,
-    height: img.height,
-    sha256: shaByKey.get(key)!,
-    source: 'import',
-    createdAt: now,
-  }));
+  const rows = [...fetched.images]
+    .filter(([key]) => !only || only.has(key))
+    .map(([key, img]) => ({
+      id: idByKey.get(key)!,
+      websiteId,
+      kind: 'image',
+      mime: img.mime,
+      bytes: img.bytes.length,
+      width: img.width,
+      height: img.height,
+      sha256: shaByKey.get(key)!,
+      source: 'import',
+      createdAt: now,
+    }));
   for (let i = 0; i < rows.length; i += 500) await tx.insert(assets).values(rows.slice(i, i + 500));
 }
 
 type ResolvedPage = ReturnType<typeof resolveSections>[number];
+
+async function existingAssets(tx: Db, websiteId: string, shas: string[]): Promise<Map<string, string>> {
+  if (shas.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: assets.id, sha: assets.sha256 })
+    .from(assets)
+    .where(and(eq(assets.websiteId, websiteId), inArray(assets.sha256, shas)));
+  return new Map(rows.map((r) => [r.sha, r.id]));
+}
 
 /** Inserts pages (positions from `firstPosition`) with their sections, in batches. */
 export async function insertPages(

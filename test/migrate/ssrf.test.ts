@@ -20,7 +20,7 @@ const DNS: Record<string, string[]> = {
   'metadata.example.com': ['169.254.169.254'],
   'mixed.example.com': ['93.184.216.34', '127.0.0.1'],
   'mapped.example.com': ['::ffff:127.0.0.1'],
-  'localhost': ['127.0.0.1', '::1'],
+  localhost: ['127.0.0.1', '::1'],
 };
 
 async function listen(s: Server): Promise<number> {
@@ -137,7 +137,9 @@ describe('SSRF guard', () => {
   it('the allow-listed fixture itself is reachable (the allow-list is exact host:port)', async () => {
     const r = await guardedFetch(guard, `http://127.0.0.1:${fixturePort}/`, opts);
     expect(r.body.toString()).toBe('<p>ok</p>');
-    await expect(guardedFetch(guard, `http://localhost:${fixturePort}/`, opts)).rejects.toMatchObject({ code: 'unsafe_url' });
+    await expect(guardedFetch(guard, `http://localhost:${fixturePort}/`, opts)).rejects.toMatchObject({
+      code: 'unsafe_url',
+    });
   });
 
   it('checks the connected socket too: a literal loopback address that skips the URL check gets no request through', async () => {
@@ -148,14 +150,26 @@ describe('SSRF guard', () => {
     expect(trapConnections).toBe(before + 1);
     expect(trapRequests).toBe(0);
     // A name is resolved through the pinned, checked lookup: refused before connecting.
-    await expect(request(`http://public.example.com:${trapPort}/`, { dispatcher: guard.agent })).rejects.toThrow();
+    await expect(
+      request(`http://public.example.com:${trapPort}/`, { dispatcher: guard.agent }),
+    ).rejects.toThrow();
     expect(trapConnections).toBe(before + 1);
     expect(trapRequests).toBe(0);
   });
 
   it('classifies addresses: only public unicast passes', () => {
-    for (const ip of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '1.1.1.1']) expect(isPublicAddress(ip)).toBe(true);
-    for (const ip of ['127.0.0.1', '::1', '::ffff:10.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fe80::1', 'x']) {
+    for (const ip of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '1.1.1.1'])
+      expect(isPublicAddress(ip)).toBe(true);
+    for (const ip of [
+      '127.0.0.1',
+      '::1',
+      '::ffff:10.0.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      'fe80::1',
+      'x',
+    ]) {
       expect(isPublicAddress(ip)).toBe(false);
     }
   });
