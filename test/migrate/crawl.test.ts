@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sections } from '../../src/db/schema.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type Envelope, type TestServer, startTestServer } from '../helpers/server.js';
 import { footprint } from '../portable/helpers.js';
 import { type FixtureSite, startFixtureSite } from './fixture-site.js';
 
@@ -32,9 +32,9 @@ describe('migrate_site_from_url', () => {
       undefined,
       { onprogress: (p) => void progress.push(String(p.message)) },
     );
-    const env = res.structuredContent as { ok: boolean; data: Record<string, any>; error?: unknown };
+    const env = res.structuredContent as Envelope;
     expect(env.ok, JSON.stringify(env.error)).toBe(true);
-    const d = env.data;
+    const d = env.data!;
     expect({
       pagesFetched: d.pagesFetched,
       pagesFailed: d.pagesFailed,
