@@ -57,13 +57,14 @@ export function bakeryPages(): Record<string, string> {
   };
 }
 
-/** `n` pages linked from the home page (benchmark). */
+/** `n` pages: home, about and n - 2 more linked from home (benchmark). */
 export function manyPages(n: number): Record<string, string> {
-  const links = Array.from({ length: n - 1 }, (_, i) => `<li><a href="/p/${i}">Page ${i}</a></li>`).join('');
+  const links = Array.from({ length: n - 2 }, (_, i) => `<li><a href="/p/${i}">Page ${i}</a></li>`).join('');
   const out: Record<string, string> = {
     '/': page('Many', `<h1>Many pages</h1><p>Index.</p><ul>${links}</ul>`),
+    '/about': page('About', '<h1>About</h1><p>About the many pages.</p>'),
   };
-  for (let i = 0; i < n - 1; i++) {
+  for (let i = 0; i < n - 2; i++) {
     out[`/p/${i}`] = page(
       `Page ${i}`,
       `<h1>Page ${i}</h1><p>Intro ${i}.</p><h2>Part A</h2><p>Text A ${i}.</p><h2>Part B</h2><ul><li>x</li><li>y</li></ul>`,
