@@ -3,7 +3,7 @@
 // listed once in `assets` by URL and referred to from section content as `asset:<key>` (or by that URL).
 // The caps are checked on the raw payload before the shape, so an oversized payload gets payload_too_large.
 import { z } from 'zod';
-import { ParamSectionType, SectionLayout } from '../domain/sections/types.js';
+import { ParamSectionType, SECTION_SCHEMAS, SectionLayout } from '../domain/sections/types.js';
 
 /** Size caps of one payload (SPEC §8 "imports have size caps"). */
 export const PORTABLE_CAPS = {
@@ -124,11 +124,24 @@ export type PortableSiteV1 = z.output<typeof PortableSiteV1>;
 export type PortableSection = z.output<typeof PortableSection>;
 export type PortableAsset = z.output<typeof PortableAsset>;
 
-/** JSON Schema of the format, served at GET /schemas/portable-site-v1.json. */
+/** JSON Schema of the format, served at GET /schemas/portable-site-v1.json. Section content is
+ * listed per type under `$defs.sectionContent` (URL fields also accept `asset:<key>` before import). */
 export function portableJsonSchema(): Record<string, unknown> {
+  const base = z.toJSONSchema(PortableSiteV1, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const sectionContent = Object.fromEntries(
+    Object.entries(SECTION_SCHEMAS).map(([type, schema]) => {
+      const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' });
+      delete (json as Record<string, unknown>).$schema;
+      return [type, json];
+    }),
+  );
   return {
+    $schema: base.$schema,
     $id: 'portable-site-v1.json',
     title: 'PortableSiteV1',
-    ...(z.toJSONSchema(PortableSiteV1, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>),
+    description:
+      'A whole website for import_site: pages of typed sections (no HTML or CSS) and images listed by URL in `assets`, referred to from section content as `asset:<key>`.',
+    ...base,
+    $defs: { ...((base.$defs as Record<string, unknown>) ?? {}), sectionContent },
   };
 }
