@@ -64,7 +64,7 @@ export async function migrateSite(
       maxCount: MIGRATE_MAX_ASSETS,
     });
     const skipped = new Set([...fetched.skipped, ...overCap]);
-    validateSections(site, skipped); // drops references to skipped images (and sections that need them)
+    validateSections(site, skipped, true); // drops skipped images' references (and sections that need them)
     site.assets = site.assets.filter((a) => !skipped.has(a.key));
     const checked = parsePortable(site);
     const result = await commitImport(ctx, checked, fetched, {

@@ -3,6 +3,7 @@
 // the SSRF guard with caps on count, bytes and time, then decoded and re-encoded with sharp: only real
 // raster images survive, and nothing of the original file (metadata, trailing bytes) is kept.
 // Blobs written here are tracked so a failed import removes exactly what it added.
+import { createHash } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../db/client.js';
@@ -130,7 +131,6 @@ export async function writeBlobs(
 }
 
 async function blobExists(blobs: BlobStore, bytes: Buffer): Promise<boolean> {
-  const { createHash } = await import('node:crypto');
   const sha = createHash('sha256').update(bytes).digest('hex');
   return (await blobs.get(sha)) !== null;
 }

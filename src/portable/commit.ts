@@ -1,17 +1,15 @@
 // The committing half of an import (SPEC §4.5 import_site): blobs first (tracked), then every row in
 // ONE transaction — the company row locked and the plan's site limit checked again inside it — and on
 // any failure the blobs this import wrote are removed, so nothing is left behind.
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../db/ids.js';
-import { assets, brands, companies, pages, sections, websiteMembers, websites } from '../db/schema.js';
+import { assets, brands, companies, websiteMembers, websites } from '../db/schema.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
 import { Refusal } from '../domain/errors.js';
-import { parseSectionContent } from '../domain/sections/types.js';
 import { type BlobLedger, type FetchedAssets, rollbackBlobs, writeBlobs } from './assets.js';
 import { mergeSections, type MergeReport } from './merge.js';
-import { fingerprint, resolveAssetRefs } from './refs.js';
-import { keyByUrl } from './prepare.js';
+import { type ResolvedPage, insertPages, resolveSections } from './rows.js';
 import type { PortableSiteV1 } from './schema.js';
 
 /** Re-runs the gate for a merge target inside the given transaction (the tool passes its own rule). */
@@ -45,23 +43,6 @@ export async function checkSiteLimit(tx: Db, companyId: string, lock: boolean): 
       'Merge into an existing site with mergeIntoWebsiteId, or ask the owner to upgrade the plan.',
     );
   }
-}
-
-export type ResolvedSection = PortableSiteV1['pages'][number]['sections'][number] & { fp: string };
-
-export function resolveSections(site: PortableSiteV1, idByKey: Map<string, string>) {
-  const byUrl = keyByUrl(site);
-  return site.pages.map((p) => ({
-    ...p,
-    sections: p.sections.map((s): ResolvedSection => {
-      const r = parseSectionContent(
-        s.type,
-        resolveAssetRefs(s.content, byUrl, (k) => idByKey.get(k)),
-      );
-      if (!r.ok) throw new Error(`section ${s.externalKey} became invalid after asset resolution`);
-      return { ...s, content: r.content, fp: fingerprint(r.content) };
-    }),
-  }));
 }
 
 export async function commitImport(
@@ -163,8 +144,6 @@ async function insertAssets(
   for (let i = 0; i < rows.length; i += 500) await tx.insert(assets).values(rows.slice(i, i + 500));
 }
 
-type ResolvedPage = ReturnType<typeof resolveSections>[number];
-
 async function existingAssets(tx: Db, websiteId: string, shas: string[]): Promise<Map<string, string>> {
   if (shas.length === 0) return new Map();
   const rows = await tx
@@ -175,57 +154,3 @@ async function existingAssets(tx: Db, websiteId: string, shas: string[]): Promis
 }
 
 /** Inserts pages (positions from `firstPosition`) with their sections, in batches. */
-export async function insertPages(
-  tx: Db,
-  websiteId: string,
-  list: readonly ResolvedPage[],
-  firstPosition: number,
-  now: Date,
-): Promise<void> {
-  const pageRows = list.map((p, i) => ({
-    id: newId('page'),
-    websiteId,
-    slug: p.slug,
-    title: p.title,
-    kind: p.kind,
-    excerpt: p.excerpt,
-    seoTitle: p.seo.title,
-    seoDescription: p.seo.description,
-    position: firstPosition + i,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  for (let i = 0; i < pageRows.length; i += 500) await tx.insert(pages).values(pageRows.slice(i, i + 500));
-  const sectionRows = list.flatMap((p, i) =>
-    p.sections.map((s, position) => sectionRow(websiteId, pageRows[i]!.id, s, position, now)),
-  );
-  for (let i = 0; i < sectionRows.length; i += 500)
-    await tx.insert(sections).values(sectionRows.slice(i, i + 500));
-  await tx
-    .update(websites)
-    .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: now })
-    .where(eq(websites.id, websiteId));
-}
-
-export function sectionRow(
-  websiteId: string,
-  pageId: string,
-  s: ResolvedSection,
-  position: number,
-  now: Date,
-) {
-  return {
-    id: newId('sec'),
-    websiteId,
-    pageId,
-    type: s.type,
-    content: s.content,
-    layout: s.layout,
-    hidden: s.hidden,
-    position,
-    externalKey: s.externalKey,
-    importFingerprint: s.fp,
-    createdAt: now,
-    updatedAt: now,
-  };
-}

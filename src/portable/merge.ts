@@ -8,7 +8,7 @@ import type { Db } from '../db/client.js';
 import { pages, sections, websites } from '../db/schema.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
 import { fingerprint } from './refs.js';
-import { type ResolvedSection, insertPages, type resolveSections, sectionRow } from './commit.js';
+import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
 import { takeRestorePoint } from './restore.js';
 
 export type MergeReport = {
@@ -20,8 +20,6 @@ export type MergeReport = {
   forced: string[];
   newPages: number;
 };
-
-type ResolvedPage = ReturnType<typeof resolveSections>[number];
 
 export async function mergeSections(
   tx: Db,

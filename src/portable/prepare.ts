@@ -45,9 +45,14 @@ export function keyByUrl(site: PortableSiteV1): Map<string, string> {
 /**
  * Checks every section with asset references resolved to a placeholder id. `skipped` keys (assets a
  * migration could not bring in) are dropped from content; a section that is invalid without them is
- * dropped too and counted. Any other invalid section refuses the whole payload.
+ * dropped too and counted. Any other invalid section refuses the whole payload (import_site).
  */
-export function validateSections(site: PortableSiteV1, skipped: ReadonlySet<string> = new Set()): number {
+export function validateSections(
+  site: PortableSiteV1,
+  skipped: ReadonlySet<string> = new Set(),
+  /** Migration only: a converted section that fails validation is dropped, not fatal. */
+  dropInvalid = false,
+): number {
   const byUrl = keyByUrl(site);
   const known = new Set(site.assets.map((a) => a.key));
   if (site.brand.logo && !known.has(site.brand.logo.slice(6))) {
@@ -69,7 +74,7 @@ export function validateSections(site: PortableSiteV1, skipped: ReadonlySet<stri
       const r = parseSectionContent(s.type, content);
       if (r.ok) return true;
       const usedSkipped = [...referencedKeys(s.content, byUrl)].some((k) => skipped.has(k));
-      if (usedSkipped) {
+      if (usedSkipped || dropInvalid) {
         dropped += 1;
         return false;
       }

@@ -127,7 +127,10 @@ export type PortableAsset = z.output<typeof PortableAsset>;
 /** JSON Schema of the format, served at GET /schemas/portable-site-v1.json. Section content is
  * listed per type under `$defs.sectionContent` (URL fields also accept `asset:<key>` before import). */
 export function portableJsonSchema(): Record<string, unknown> {
-  const base = z.toJSONSchema(PortableSiteV1, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const base = z.toJSONSchema(PortableSiteV1, { io: 'input', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
   const sectionContent = Object.fromEntries(
     Object.entries(SECTION_SCHEMAS).map(([type, schema]) => {
       const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' });
