@@ -8,6 +8,8 @@ export type FixtureSite = {
   base: string;
   hostPort: string;
   hits: Map<string, number>;
+  /** Most requests the server was answering at the same time. */
+  maxInFlight(): number;
   close(): Promise<void>;
 };
 
@@ -86,9 +88,17 @@ export async function startFixtureSite(pages: Record<string, string> = bakeryPag
     '/old-about': '/about',
   };
   const hits = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const server: Server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => {
+      inFlight -= 1;
+    });
+    await new Promise((r) => setTimeout(r, 10)); // a little latency, so concurrent requests overlap
     if (path === '/robots.txt') {
       res
         .writeHead(200, { 'content-type': 'text/plain' })
@@ -117,6 +127,7 @@ export async function startFixtureSite(pages: Record<string, string> = bakeryPag
     base: `http://127.0.0.1:${port}`,
     hostPort: `127.0.0.1:${port}`,
     hits,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
