@@ -5,7 +5,7 @@
 // reserved, IPv4-mapped IPv6 (unwrapped first) and unique-local ranges. Decimal/octal/hex IPv4
 // spellings are normalised by the WHATWG URL parser before any check. Tests reach fixture sites only
 // through the explicit host:port allow-list (CRAWL_ALLOW_HOSTS), never by loosening these defaults.
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { Resolver as DnsResolver, lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
@@ -23,6 +23,16 @@ export type GuardOptions = {
 
 export const systemResolver: Resolver = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Asks the given DNS servers (`ip:port`) directly for A and AAAA records. */
+export function dnsServerResolver(servers: string[]): Resolver {
+  const r = new DnsResolver({ timeout: 3_000, tries: 1 });
+  r.setServers(servers);
+  return async (host) => {
+    const [a, aaaa] = await Promise.all([r.resolve4(host).catch(() => []), r.resolve6(host).catch(() => [])]);
+    return [...a, ...aaaa];
+  };
+}
 
 export function unsafeUrl(message: string): Refusal {
   return new Refusal(

@@ -2,10 +2,11 @@
 // hostile targets are refused with unsafe_url and not one connection reaches a listener on 127.0.0.1.
 // The only way to a loopback fixture is the explicit host:port allow-list.
 import { type Server, createServer } from 'node:http';
+import { Packet, createServer as createDnsServer } from 'dns2';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedFetch } from '../../src/migrate/fetch.js';
-import { type Guard, createGuard, isPublicAddress } from '../../src/migrate/ssrf.js';
+import { type Guard, createGuard, dnsServerResolver, isPublicAddress } from '../../src/migrate/ssrf.js';
 
 let trap: Server; // the listener hostile targets aim at: must never see a connection
 let trapPort = 0;
@@ -154,6 +155,54 @@ describe('SSRF guard', () => {
       request(`http://public.example.com:${trapPort}/`, { dispatcher: guard.agent }),
     ).rejects.toThrow();
     expect(trapConnections).toBe(before + 1);
+    expect(trapRequests).toBe(0);
+  });
+
+  it('a public-looking name whose real DNS answer is private is refused (dns2 server on 127.0.0.1)', async () => {
+    let queries = 0;
+    const server = createDnsServer({
+      udp: true,
+      handle: (request, send) => {
+        const response = Packet.createResponseFromRequest(request);
+        const name = request.questions[0]!.name;
+        queries += 1;
+        const answers: Record<string, string> = {
+          'shop.example.net': '127.0.0.1',
+          'cloud.example.net': '169.254.169.254',
+          'intranet.example.net': '10.1.2.3',
+        };
+        if (answers[name] && request.questions[0]!.type === Packet.TYPE.A) {
+          response.answers.push({
+            name,
+            type: Packet.TYPE.A,
+            class: Packet.CLASS.IN,
+            ttl: 60,
+            address: answers[name],
+          });
+        }
+        send(response);
+      },
+    });
+    const addrs = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+    const g = createGuard({ resolve: dnsServerResolver([`127.0.0.1:${addrs.udp!.port}`]) });
+    const before = trapConnections;
+    try {
+      for (const host of [
+        'shop.example.net',
+        'cloud.example.net',
+        'intranet.example.net',
+        'none.example.net',
+      ]) {
+        await expect(guardedFetch(g, `http://${host}:${trapPort}/`, opts), host).rejects.toMatchObject({
+          code: 'unsafe_url',
+        });
+      }
+    } finally {
+      await g.close();
+      await server.close();
+    }
+    expect(queries).toBeGreaterThanOrEqual(4); // the answers really came from the DNS server
+    expect(trapConnections).toBe(before);
     expect(trapRequests).toBe(0);
   });
 
