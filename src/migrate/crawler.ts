@@ -21,7 +21,7 @@ export const CRAWL_DEFAULTS: CrawlLimits = {
   maxDepth: 4,
   maxBytesPerPage: 2 * 1024 * 1024,
   maxBytesTotal: 40 * 1024 * 1024,
-  timeMs: 90_000,
+  timeMs: 35_000, // with the image fetch, a migration answers inside an MCP client's 60 s default
   concurrency: 4,
 };
 

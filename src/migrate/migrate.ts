@@ -52,7 +52,7 @@ export async function migrateSite(
       return `asset:${k}`;
     };
     const converted = crawled.pages.map((p) => convertPage(p.html, p.url, assetRef));
-    const site = buildSite(converted, new URL(input.url).hostname, keyOf);
+    const site = buildSite(converted, crawled.pages[0]?.url.hostname ?? 'site', keyOf);
     const overCap = site.assets.slice(MIGRATE_MAX_ASSETS).map((a) => a.key);
     await ctx.progress(
       crawled.pages.length,
@@ -62,6 +62,7 @@ export async function migrateSite(
     const fetched = await fetchAssets(guard, site.assets.slice(0, MIGRATE_MAX_ASSETS), {
       strict: false,
       maxCount: MIGRATE_MAX_ASSETS,
+      timeMs: 15_000,
     });
     const skipped = new Set([...fetched.skipped, ...overCap]);
     validateSections(site, skipped, true); // drops skipped images' references (and sections that need them)

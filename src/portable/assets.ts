@@ -49,11 +49,11 @@ function assetFailed(key: string, why: string): Refusal {
 export async function fetchAssets(
   guard: Guard,
   list: readonly PortableAsset[],
-  opts: { strict: boolean; maxCount?: number; concurrency?: number },
+  opts: { strict: boolean; maxCount?: number; concurrency?: number; timeMs?: number },
 ): Promise<FetchedAssets> {
   const images = new Map<string, ImageBytes>();
   const skipped: string[] = [];
-  const deadline = Date.now() + ASSET_CAPS.timeMs;
+  const deadline = Date.now() + (opts.timeMs ?? ASSET_CAPS.timeMs);
   const maxCount = opts.maxCount ?? PORTABLE_CAPS.assets;
   let total = 0;
   const queue = list.slice();

@@ -18,7 +18,7 @@ export const PORTABLE_CAPS = {
 export const ASSET_CAPS = {
   bytesEach: 8 * 1024 * 1024,
   bytesTotal: 64 * 1024 * 1024,
-  timeMs: 60_000,
+  timeMs: 45_000, // the whole asset fetch; MCP clients time a call out after 60 s by default
   fetchTimeoutMs: 15_000,
   pixels: 40_000_000,
 } as const;

@@ -46,6 +46,19 @@ describe('crawl bounds', () => {
     expect(r.truncated).toBe(true);
   });
 
+  it('stops at its time budget and reports truncated', async () => {
+    // Each fixture answer takes at least 10 ms, so 30 pages one at a time cannot fit in 100 ms.
+    const r = await crawl(guard, `${site.base}/`, { ...CRAWL_DEFAULTS, concurrency: 1, timeMs: 100 });
+    expect(r.truncated).toBe(true);
+    expect(r.pages.length).toBeLessThan(30);
+  });
+
+  it('stops at its total byte budget and reports truncated', async () => {
+    const r = await crawl(guard, `${site.base}/`, { ...CRAWL_DEFAULTS, maxBytesTotal: 1 });
+    expect(r.pages).toHaveLength(1);
+    expect(r.truncated).toBe(true);
+  });
+
   it('refuses a page over the byte cap', async () => {
     const r = await crawl(guard, `${site.base}/`, { ...CRAWL_DEFAULTS, maxBytesPerPage: 200_000 });
     expect(r.failed).toEqual([]); // /huge is not linked from home
