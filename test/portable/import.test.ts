@@ -8,6 +8,7 @@ import { fetchAssets } from '../../src/portable/assets.js';
 import { commitImport } from '../../src/portable/commit.js';
 import { exportSite } from '../../src/portable/export.js';
 import { parsePortable } from '../../src/portable/prepare.js';
+import { ASSET_CAPS } from '../../src/portable/schema.js';
 import { createGuard } from '../../src/migrate/ssrf.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { type AssetServer, bigSite, pixel, sampleSite, startAssetServer } from './fixtures.js';
@@ -17,6 +18,7 @@ let s: TestServer;
 let assetsSrv: AssetServer;
 beforeAll(async () => {
   assetsSrv = await startAssetServer({
+    '/img/huge.png': { type: 'image/png', body: Buffer.alloc(ASSET_CAPS.bytesEach + 1) },
     '/img/polyglot.png': {
       type: 'image/png',
       body: Buffer.concat([await pixel('#abcdef'), Buffer.from('<script>alert(1)</script>')]),
@@ -162,6 +164,16 @@ describe('import_site', () => {
       expect(await footprint(s, demo.companyId)).toEqual(before);
     });
   }
+
+  it('refuses an asset over the per-asset byte cap and writes nothing', async () => {
+    const demo = await s.seed();
+    const before = await footprint(s, demo.companyId);
+    const site = { ...bigSite(1, 1), assets: [{ key: 'huge', url: `${assetsSrv.base}/img/huge.png` }] };
+    const r = await s.call(demo.tokens.workspace, 'import_site', { websiteId: demo.websites.main, site });
+    expect(r.error?.code).toBe('invalid_input');
+    expect(r.error?.message).toContain('too large');
+    expect(await footprint(s, demo.companyId)).toEqual(before);
+  });
 
   it('refuses a section with HTML, naming the section, and writes nothing', async () => {
     const demo = await s.seed();
