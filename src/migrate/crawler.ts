@@ -145,6 +145,11 @@ export async function crawl(
         timeoutMs: Math.max(1, Math.min(20_000, deadline - Date.now())),
         accept: 'text/html',
         sameOrigin: origin,
+        beforeRedirect: (to) => {
+          if (robots.isAllowed(to.href, ROBOTS_AGENT) === false) {
+            throw new FetchFailure('robots', 'The page redirects to an address robots.txt disallows.');
+          }
+        },
       });
       bytes += r.body.length;
       if (r.url.href !== next.url.href) {
@@ -158,6 +163,7 @@ export async function crawl(
       accept(r.body.toString('utf8'), r.url, next.depth, next.order);
     } catch (err) {
       if (err instanceof Refusal) result.failed.push({ path: next.url.pathname, reason: err.code });
+      else if (err instanceof FetchFailure && err.reason === 'robots') result.robotsBlocked += 1;
       else if (err instanceof FetchFailure)
         result.failed.push({ path: next.url.pathname, reason: err.reason });
       else throw err;

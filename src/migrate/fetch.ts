@@ -14,11 +14,20 @@ export type FetchOptions = {
   accept?: string;
   /** Refuse a redirect that leaves this origin (crawl pages). */
   sameOrigin?: string;
+  /** Called before following a redirect; throw to stop (the crawler checks robots.txt here). */
+  beforeRedirect?: (next: URL) => void;
 };
 
 export type Fetched = { url: URL; status: number; contentType: string; body: Buffer };
 
-export type FailReason = 'status' | 'too_large' | 'timeout' | 'redirect_loop' | 'off_site' | 'network';
+export type FailReason =
+  | 'status'
+  | 'too_large'
+  | 'timeout'
+  | 'redirect_loop'
+  | 'off_site'
+  | 'robots'
+  | 'network';
 
 export class FetchFailure extends Error {
   constructor(
@@ -59,6 +68,7 @@ export async function guardedFetch(guard: Guard, raw: string | URL, opts: FetchO
       }
       if (seen.has(next.href)) throw new FetchFailure('redirect_loop', 'The page redirects in a loop.');
       if (hop + 1 > maxRedirects) throw new FetchFailure('redirect_loop', 'Too many redirects.');
+      opts.beforeRedirect?.(next);
       seen.add(next.href);
       url = next;
       continue;

@@ -66,6 +66,7 @@ describe('migrate_site_from_url', () => {
     expect(site.hits.get('/files/menu.pdf')).toBeUndefined();
     expect(site.hits.get('/js/analytics.js')).toBeUndefined();
     expect(site.hits.get('/loop-a')).toBe(1);
+    expect(site.hits.get('/staff')).toBe(1); // redirects into /private: not followed
   });
 
   it('builds the pages from the service’s own sections, without scripts, widgets or embeds', async () => {

@@ -25,7 +25,7 @@ export function bakeryPages(): Record<string, string> {
        <ul><li><a href="/about">About</a></li><li><a href="/menu">Menu</a></li><li><a href="/contact">Contact</a></li>
        <li><a href="/booking">Book</a></li><li><a href="/private/secret">Staff</a></li><li><a href="/admin/panel">Admin</a></li>
        <li><a href="/loop-a">Loop</a></li><li><a href="/missing">Gone</a></li><li><a href="/old-about">Old about</a></li>
-       <li><a href="/gallery">Gallery</a></li><li><a href="https://example.com/elsewhere">Elsewhere</a></li>
+       <li><a href="/gallery">Gallery</a></li><li><a href="/staff">Staff (redirects into /private)</a></li><li><a href="https://example.com/elsewhere">Elsewhere</a></li>
        <li><a href="/files/menu.pdf">PDF</a></li><li><a href="mailto:hello@harbor.test">Mail</a></li></ul>
        <script>window.dataLayer=[];</script><script src="/js/analytics.js"></script>`,
       '<meta name="description" content="Family bakery on the harbour."><meta property="og:site_name" content="Harbor Bakery">',
@@ -86,6 +86,7 @@ export async function startFixtureSite(pages: Record<string, string> = bakeryPag
     '/loop-a': '/loop-b',
     '/loop-b': '/loop-a',
     '/old-about': '/about',
+    '/staff': '/private/secret',
   };
   const hits = new Map<string, number>();
   let inFlight = 0;
