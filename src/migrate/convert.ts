@@ -11,6 +11,8 @@ export type ConvertedPage = {
   title: string;
   seoDescription: string | null;
   siteName: string | null;
+  /** The page's declared brand colour (meta theme-color), if it is a plain hex value. */
+  themeColor: string | null;
   sections: Array<Omit<PortableSection, 'externalKey'>>;
   images: Array<{ url: string; alt: string }>;
   actions: string[];
@@ -60,6 +62,8 @@ export function convertPage(html: string, url: URL, assetRef: (imageUrl: string)
   const title = safeText($('title').first().text() || $('h1').first().text() || path, 200) || 'Untitled';
   const seoDescription = safeText($('meta[name="description"]').attr('content') ?? '', 500) || null;
   const siteName = safeText($('meta[property="og:site_name"]').attr('content') ?? '', 200) || null;
+  const color = ($('meta[name="theme-color"]').attr('content') ?? '').trim();
+  const themeColor = /^#[0-9a-f]{3,8}$/i.test(color) ? color.toLowerCase() : null;
 
   // What is left out, and what the owner must redo.
   let booking = false;
@@ -168,6 +172,7 @@ export function convertPage(html: string, url: URL, assetRef: (imageUrl: string)
     title,
     seoDescription,
     siteName,
+    themeColor,
     sections: sections.slice(0, MAX_SECTIONS),
     images,
     actions,

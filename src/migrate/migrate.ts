@@ -111,7 +111,14 @@ function buildSite(pages: ConvertedPage[], host: string, keyOf: Map<string, stri
     version: 1,
     name: name.slice(0, 200),
     businessName: name.slice(0, 200),
-    brand: { palette: {}, fonts: {}, style: '', voice: '', logo: null },
+    // The design is rebuilt from the service's own sections and theme; only the brand colour carries over.
+    brand: {
+      palette: home?.themeColor ? { primary: home.themeColor } : {},
+      fonts: {},
+      style: '',
+      voice: '',
+      logo: null,
+    },
     config: {},
     theme: {},
     fonts: {},

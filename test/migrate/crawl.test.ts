@@ -97,6 +97,8 @@ describe('migrate_site_from_url', () => {
       expect(json).not.toContain(bad);
     const contact = all.find((x) => x.type === 'contact');
     expect(contact!.content).toMatchObject({ email: 'hello@harbor.test', showForm: true });
+    const brand = await s.call(demo.tokens.workspace, 'get_brand', { websiteId });
+    expect(brand.data!.palette).toEqual({ primary: '#8a4b2a' });
     const gallery = all.filter((x) => x.type === 'gallery').at(-1)!;
     expect((gallery.content.images as unknown[]).length).toBe(1); // fake and missing images skipped
   });

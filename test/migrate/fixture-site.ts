@@ -28,7 +28,7 @@ export function bakeryPages(): Record<string, string> {
        <li><a href="/gallery">Gallery</a></li><li><a href="/staff">Staff (redirects into /private)</a></li><li><a href="https://example.com/elsewhere">Elsewhere</a></li>
        <li><a href="/files/menu.pdf">PDF</a></li><li><a href="mailto:hello@harbor.test">Mail</a></li></ul>
        <script>window.dataLayer=[];</script><script src="/js/analytics.js"></script>`,
-      '<meta name="description" content="Family bakery on the harbour."><meta property="og:site_name" content="Harbor Bakery">',
+      '<meta name="description" content="Family bakery on the harbour."><meta property="og:site_name" content="Harbor Bakery"><meta name="theme-color" content="#8A4B2A">',
     ),
     '/about': page(
       'About us',
