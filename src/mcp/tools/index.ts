@@ -8,6 +8,7 @@ import * as crm from './crm.js';
 import * as domains from './domains.js';
 import * as images from './images.js';
 import * as settings from './settings.js';
+import * as importTools from './import.js';
 import * as site from './site.js';
 import * as workspace from './workspace.js';
 
@@ -22,6 +23,7 @@ const modules: Array<Record<string, unknown>> = [
   domains,
   images,
   workspace,
+  importTools,
 ];
 
 export const ALL_TOOLS: ToolDef[] = modules.flatMap((m) =>

@@ -1,0 +1,100 @@
+// content:write tools that bring a whole site in (SPEC §4.5): import_site (PortableSiteV1) and
+// migrate_site_from_url (crawl + convert). Both run without the per-call transaction (transaction:
+// false) so network work happens outside it; they commit in one transaction of their own. A merge
+// target is authorized through the one gate with the tool's own rule.
+import { z } from 'zod';
+import { authorize, type GateRule } from '../../gate/authorize.js';
+import { importSite } from '../../portable/importer.js';
+import { migrateSite } from '../../migrate/migrate.js';
+import type { Db } from '../../db/client.js';
+import { type ToolCtx, defineTool } from '../define-tool.js';
+
+const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+
+const IMPORT_RULE = { name: 'import_site', scope: 'content:write', area: 'content', role: 'editor' } as const;
+const MIGRATE_RULE = { ...IMPORT_RULE, name: 'migrate_site_from_url' } as const;
+
+const targetOf = (ctx: ToolCtx, rule: GateRule) => async (tx: Db, id: string) =>
+  (await authorize(tx, ctx.caller, rule, id)).website;
+
+const ParamMergeInto = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Website id (from list_sites) to merge into instead of creating a new draft site.');
+const ParamForceKeys = z
+  .array(z.string().min(1).max(120))
+  .max(3000)
+  .describe('externalKeys of app-edited sections to overwrite anyway (otherwise reported as conflicts).');
+
+const MergeReport = z.object({
+  restorePointId: z.string(),
+  inserted: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+  conflicts: z.array(z.string()),
+  forced: z.array(z.string()),
+  newPages: z.number(),
+});
+
+const ImportResult = z.object({
+  websiteId: z.string(),
+  editorUrl: z.string(),
+  mode: z.enum(['created', 'merged']),
+  pages: z.number(),
+  sections: z.number(),
+  assets: z.record(z.string(), z.string()),
+  merge: MergeReport.optional(),
+});
+
+export const import_site = defineTool({
+  ...IMPORT_RULE,
+  title: 'Import site',
+  description:
+    'Creates a new unpublished draft website from a PortableSiteV1 payload (format: /schemas/portable-site-v1.json) and returns its id and editor URL. Images listed in `assets` are fetched and re-validated server-side. With mergeIntoWebsiteId it merges into an existing site instead: sections match by externalKey, unedited ones are updated, app-edited ones are kept and reported as conflicts unless listed in forceKeys; config, theme and fonts are never touched and a restore point is taken first.',
+  annotations: WRITE,
+  transaction: false,
+  input: z.object({
+    site: z
+      .looseObject({ version: z.literal(1) })
+      .describe('The PortableSiteV1 payload; see /schemas/portable-site-v1.json.'),
+    mergeIntoWebsiteId: ParamMergeInto.optional(),
+    forceKeys: ParamForceKeys.optional(),
+  }),
+  output: ImportResult,
+  activity: (_i, d) =>
+    d?.mode === 'merged'
+      ? `Merged an import into a site: ${d.merge?.inserted ?? 0} new, ${d.merge?.updated ?? 0} updated, ${d.merge?.conflicts.length ?? 0} conflict(s)`
+      : `Imported a draft site with ${d?.pages ?? 0} page(s) and ${d?.sections ?? 0} section(s)`,
+  run: (ctx, input) => importSite(ctx, input, { authorizeTarget: targetOf(ctx, IMPORT_RULE) }),
+});
+
+export const migrate_site_from_url = defineTool({
+  ...MIGRATE_RULE,
+  title: 'Migrate site from URL',
+  description:
+    'Crawls a live website (bounded, same-site, robots.txt respected), converts its pages to sections and creates an unpublished draft site in one call. Scripts, booking widgets and embeds are not carried over; actionsRequired lists what to redo. With mergeIntoWebsiteId it re-syncs an imported site under the import_site conflict rules. Sends progress notifications while it crawls.',
+  annotations: WRITE,
+  transaction: false,
+  input: z.object({
+    url: z.string().min(1).max(2000).describe('The live site address (http or https).'),
+    maxPages: z.number().int().min(1).max(200).optional().describe('Pages to fetch at most (default 50).'),
+    mergeIntoWebsiteId: ParamMergeInto.optional(),
+    forceKeys: ParamForceKeys.optional(),
+  }),
+  output: ImportResult.extend({
+    pagesFetched: z.number(),
+    pagesFailed: z.number(),
+    truncated: z.boolean(),
+    assetsSkipped: z.number(),
+    actionsRequired: z.array(z.string()),
+  }),
+  activity: (_i, d) =>
+    `Migrated a site from an address: ${d?.pagesFetched ?? 0} page(s) fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
+  run: (ctx, input) => migrateSite(ctx, input, { authorizeTarget: targetOf(ctx, MIGRATE_RULE) }),
+});

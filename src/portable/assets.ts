@@ -1,0 +1,147 @@
+// The import asset pipeline (SPEC §4.5 import_site: "assets referenced by URL, fetched and
+// re-validated server-side through a capped, rollback-safe pipeline"). Each asset is fetched through
+// the SSRF guard with caps on count, bytes and time, then decoded and re-encoded with sharp: only real
+// raster images survive, and nothing of the original file (metadata, trailing bytes) is kept.
+// Blobs written here are tracked so a failed import removes exactly what it added.
+import { createHash } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Db } from '../db/client.js';
+import { assets } from '../db/schema.js';
+import type { BlobStore } from '../domain/library/blobs.js';
+import { Refusal } from '../domain/errors.js';
+import { FetchFailure, guardedFetch } from '../migrate/fetch.js';
+import type { Guard } from '../migrate/ssrf.js';
+import { ASSET_CAPS, PORTABLE_CAPS, type PortableAsset } from './schema.js';
+
+export type ImageBytes = { bytes: Buffer; mime: string; width: number; height: number };
+export type FetchedAssets = { images: Map<string, ImageBytes>; skipped: string[] };
+
+const OUTPUT: Record<string, { mime: string; to: 'jpeg' | 'png' | 'webp' }> = {
+  jpeg: { mime: 'image/jpeg', to: 'jpeg' },
+  png: { mime: 'image/png', to: 'png' },
+  webp: { mime: 'image/webp', to: 'webp' },
+  gif: { mime: 'image/png', to: 'png' },
+};
+
+/** Decodes and re-encodes; throws for anything that is not a JPEG, PNG, WebP or GIF image. */
+export async function reencodeImage(input: Buffer): Promise<ImageBytes> {
+  const img = sharp(input, { limitInputPixels: ASSET_CAPS.pixels, failOn: 'error' });
+  const meta = await img.metadata();
+  const out = meta.format ? OUTPUT[meta.format] : undefined;
+  if (!out) throw new Error('not a supported image');
+  const { data, info } = await img.rotate().toFormat(out.to).toBuffer({ resolveWithObject: true });
+  return { bytes: data, mime: out.mime, width: info.width, height: info.height };
+}
+
+function assetFailed(key: string, why: string): Refusal {
+  return new Refusal(
+    'invalid_input',
+    `Asset "${key}" could not be imported: ${why}`,
+    'Nothing was imported. Fix or remove that asset (and the sections that use it) and try again.',
+  );
+}
+
+/**
+ * Fetches and re-validates every asset. strict (import_site): the first failure refuses the import.
+ * lenient (migration): failures are skipped and reported. Runs outside any DB transaction.
+ */
+export async function fetchAssets(
+  guard: Guard,
+  list: readonly PortableAsset[],
+  opts: { strict: boolean; maxCount?: number; concurrency?: number; timeMs?: number },
+): Promise<FetchedAssets> {
+  const images = new Map<string, ImageBytes>();
+  const skipped: string[] = [];
+  const deadline = Date.now() + (opts.timeMs ?? ASSET_CAPS.timeMs);
+  const maxCount = opts.maxCount ?? PORTABLE_CAPS.assets;
+  let total = 0;
+  const queue = list.slice();
+  const one = async (a: PortableAsset) => {
+    if (images.size + skipped.length >= maxCount) throw assetFailed(a.key, 'too many assets.');
+    const left = deadline - Date.now();
+    if (left <= 0) throw assetFailed(a.key, 'the asset time budget ran out.');
+    let fetched: Buffer;
+    try {
+      const r = await guardedFetch(guard, a.url, {
+        maxBytes: ASSET_CAPS.bytesEach,
+        timeoutMs: Math.min(left, ASSET_CAPS.fetchTimeoutMs),
+        accept: 'image/*',
+      });
+      fetched = r.body;
+    } catch (err) {
+      if (err instanceof FetchFailure) throw assetFailed(a.key, err.message);
+      throw err;
+    }
+    total += fetched.length;
+    if (total > ASSET_CAPS.bytesTotal) {
+      throw new Refusal(
+        'payload_too_large',
+        'The assets together are too large to import.',
+        'Import fewer or smaller images.',
+      );
+    }
+    try {
+      images.set(a.key, await reencodeImage(fetched));
+    } catch {
+      throw assetFailed(a.key, 'it is not a JPEG, PNG, WebP or GIF image.');
+    }
+  };
+  const worker = async () => {
+    for (let a = queue.shift(); a; a = queue.shift()) {
+      if (!opts.strict && images.size + skipped.length >= maxCount) {
+        skipped.push(a.key);
+        continue;
+      }
+      try {
+        await one(a);
+      } catch (err) {
+        if (opts.strict) {
+          queue.length = 0;
+          throw err;
+        }
+        skipped.push(a.key);
+      }
+    }
+  };
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(opts.concurrency ?? 4, Math.max(1, list.length)) }, worker),
+  );
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return { images, skipped };
+}
+
+/** Blobs written by one import, so a failure can take back exactly those (SPEC: no partial write). */
+export type BlobLedger = { written: string[] };
+
+export async function writeBlobs(
+  blobs: BlobStore,
+  images: Map<string, ImageBytes>,
+  ledger: BlobLedger,
+): Promise<Map<string, string>> {
+  const shaByKey = new Map<string, string>();
+  for (const [key, img] of images) {
+    const existed = await blobExists(blobs, img.bytes);
+    const sha = await blobs.put(img.bytes);
+    if (!existed) ledger.written.push(sha);
+    shaByKey.set(key, sha);
+  }
+  return shaByKey;
+}
+
+async function blobExists(blobs: BlobStore, bytes: Buffer): Promise<boolean> {
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  return (await blobs.get(sha)) !== null;
+}
+
+/** Removes the blobs this import wrote, unless an asset row (committed by anyone) references the hash. */
+export async function rollbackBlobs(db: Db, blobs: BlobStore, ledger: BlobLedger): Promise<void> {
+  if (ledger.written.length === 0) return;
+  const used = await db
+    .select({ sha: assets.sha256 })
+    .from(assets)
+    .where(inArray(assets.sha256, ledger.written));
+  const keep = new Set(used.map((u) => u.sha));
+  for (const sha of ledger.written) if (!keep.has(sha)) await blobs.remove(sha);
+}

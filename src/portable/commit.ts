@@ -1,0 +1,156 @@
+// The committing half of an import (SPEC §4.5 import_site): blobs first (tracked), then every row in
+// ONE transaction — the company row locked and the plan's site limit checked again inside it — and on
+// any failure the blobs this import wrote are removed, so nothing is left behind.
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { newId } from '../db/ids.js';
+import { assets, brands, companies, websiteMembers, websites } from '../db/schema.js';
+import type { SiteCtx, WebsiteRow } from '../domain/context.js';
+import { Refusal } from '../domain/errors.js';
+import { type BlobLedger, type FetchedAssets, rollbackBlobs, writeBlobs } from './assets.js';
+import { mergeSections, type MergeReport } from './merge.js';
+import { type ResolvedPage, insertPages, resolveSections } from './rows.js';
+import type { PortableSiteV1 } from './schema.js';
+
+/** Re-runs the gate for a merge target inside the given transaction (the tool passes its own rule). */
+export type AuthorizeTarget = (tx: Db, websiteId: string) => Promise<WebsiteRow>;
+
+export type CommitOptions = {
+  mergeIntoWebsiteId?: string;
+  forceKeys?: readonly string[];
+  authorizeTarget: AuthorizeTarget;
+};
+
+export type ImportResult = {
+  websiteId: string;
+  editorUrl: string;
+  mode: 'created' | 'merged';
+  pages: number;
+  sections: number;
+  assets: Record<string, string>;
+  merge?: MergeReport;
+};
+
+/** Refuses when the workspace already has as many sites as its plan allows. */
+export async function checkSiteLimit(tx: Db, companyId: string, lock: boolean): Promise<void> {
+  const q = tx.select({ siteLimit: companies.siteLimit }).from(companies).where(eq(companies.id, companyId));
+  const [company] = lock ? await q.for('update') : await q;
+  const [used] = await tx.select({ n: count() }).from(websites).where(eq(websites.companyId, companyId));
+  if (!company || Number(used?.n ?? 0) >= company.siteLimit) {
+    throw new Refusal(
+      'site_limit_reached',
+      `This workspace's plan allows ${company?.siteLimit ?? 0} website(s) and all are in use.`,
+      'Merge into an existing site with mergeIntoWebsiteId, or ask the owner to upgrade the plan.',
+    );
+  }
+}
+
+export async function commitImport(
+  ctx: SiteCtx,
+  site: PortableSiteV1,
+  fetched: FetchedAssets,
+  opts: CommitOptions,
+): Promise<ImportResult> {
+  const { blobs, db, config } = ctx.services;
+  const ledger: BlobLedger = { written: [] };
+  try {
+    const shaByKey = await writeBlobs(blobs, fetched.images, ledger);
+    const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));
+    return await db.transaction(async (tx) => {
+      let websiteId: string;
+      let merge: MergeReport | undefined;
+      let resolved: ResolvedPage[];
+      if (opts.mergeIntoWebsiteId) {
+        const target = await opts.authorizeTarget(tx, opts.mergeIntoWebsiteId);
+        websiteId = target.id;
+        // Re-syncs reuse the target's library asset for identical bytes, so unchanged sections stay unchanged.
+        const reuse = await existingAssets(tx, websiteId, [...shaByKey.values()]);
+        const fresh = new Set<string>();
+        for (const [key, sha] of shaByKey) {
+          const id = reuse.get(sha);
+          if (id) idByKey.set(key, id);
+          else fresh.add(key);
+        }
+        resolved = resolveSections(site, idByKey);
+        await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now, fresh);
+        merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
+      } else {
+        resolved = resolveSections(site, idByKey);
+        await checkSiteLimit(tx, ctx.actor.companyId, true);
+        websiteId = newId('site');
+        await tx.insert(websites).values({
+          id: websiteId,
+          companyId: ctx.actor.companyId,
+          name: site.name,
+          config: { ...site.config, businessName: site.businessName },
+          theme: site.theme,
+          fonts: site.fonts,
+          searchVisible: false,
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        });
+        await tx.insert(websiteMembers).values({ websiteId, userId: ctx.actor.userId, role: 'owner' });
+        await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
+        const logo = site.brand.logo ? (idByKey.get(site.brand.logo.slice(6)) ?? null) : null;
+        await tx.insert(brands).values({
+          websiteId,
+          palette: site.brand.palette,
+          fonts: site.brand.fonts,
+          style: site.brand.style,
+          voice: site.brand.voice,
+          logoAssetId: logo,
+        });
+        await insertPages(tx, websiteId, resolved, 0, ctx.now);
+      }
+      return {
+        websiteId,
+        editorUrl: `${config.baseUrl}/editor/${websiteId}`,
+        mode: merge ? ('merged' as const) : ('created' as const),
+        pages: resolved.length,
+        sections: resolved.reduce((n, p) => n + p.sections.length, 0),
+        assets: Object.fromEntries(idByKey),
+        ...(merge ? { merge } : {}),
+      };
+    });
+  } catch (err) {
+    await rollbackBlobs(db, blobs, ledger);
+    throw err;
+  }
+}
+
+async function insertAssets(
+  tx: Db,
+  websiteId: string,
+  fetched: FetchedAssets,
+  shaByKey: Map<string, string>,
+  idByKey: Map<string, string>,
+  now: Date,
+  only?: Set<string>,
+): Promise<void> {
+  const rows = [...fetched.images]
+    .filter(([key]) => !only || only.has(key))
+    .map(([key, img]) => ({
+      id: idByKey.get(key)!,
+      websiteId,
+      kind: 'image',
+      mime: img.mime,
+      bytes: img.bytes.length,
+      width: img.width,
+      height: img.height,
+      sha256: shaByKey.get(key)!,
+      source: 'import',
+      createdAt: now,
+    }));
+  for (let i = 0; i < rows.length; i += 500) await tx.insert(assets).values(rows.slice(i, i + 500));
+}
+
+async function existingAssets(tx: Db, websiteId: string, shas: string[]): Promise<Map<string, string>> {
+  if (shas.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: assets.id, sha: assets.sha256 })
+    .from(assets)
+    .where(and(eq(assets.websiteId, websiteId), inArray(assets.sha256, shas)));
+  return new Map(rows.map((r) => [r.sha, r.id]));
+}
+
+/** Inserts pages (positions from `firstPosition`) with their sections, in batches. */

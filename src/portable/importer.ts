@@ -1,0 +1,33 @@
+// import_site (SPEC §4.5): validate the PortableSiteV1 payload (caps, shape, every section), refuse
+// early on the site limit or a merge target the connection cannot edit, fetch and re-validate the
+// assets outside any transaction, then commit everything in one transaction (commit.ts).
+import type { SiteCtx } from '../domain/context.js';
+import { createGuard, type Guard } from '../migrate/ssrf.js';
+import { fetchAssets } from './assets.js';
+import { type AuthorizeTarget, checkSiteLimit, commitImport, type ImportResult } from './commit.js';
+import { parsePortable, validateSections } from './prepare.js';
+
+export type ImportInput = { site: unknown; mergeIntoWebsiteId?: string; forceKeys?: string[] };
+
+export async function importSite(
+  ctx: SiteCtx,
+  input: ImportInput,
+  deps: { authorizeTarget: AuthorizeTarget; guard?: Guard },
+): Promise<ImportResult> {
+  const site = parsePortable(input.site);
+  validateSections(site);
+  if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.tx, input.mergeIntoWebsiteId);
+  else await checkSiteLimit(ctx.tx, ctx.actor.companyId, false);
+  const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
+  try {
+    await ctx.progress(0, site.assets.length || undefined, `Fetching ${site.assets.length} asset(s)`);
+    const fetched = await fetchAssets(guard, site.assets, { strict: true });
+    return await commitImport(ctx, site, fetched, {
+      mergeIntoWebsiteId: input.mergeIntoWebsiteId,
+      forceKeys: input.forceKeys,
+      authorizeTarget: deps.authorizeTarget,
+    });
+  } finally {
+    if (!deps.guard) await guard.close();
+  }
+}

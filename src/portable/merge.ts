@@ -1,0 +1,136 @@
+// Merging an import into an existing site (SPEC §4.5 import_site mergeIntoWebsiteId): a restore point
+// first; sections match by externalKey; new ones are inserted (on the page with the same slug, or a new
+// page); a match whose content still hashes to its importFingerprint (not edited in the app since the
+// last import) is updated; an app-edited match is kept and reported as a conflict unless its key is
+// in forceKeys. Site config, theme, fonts, name and brand are never touched.
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { pages, sections, websites } from '../db/schema.js';
+import type { SiteCtx, WebsiteRow } from '../domain/context.js';
+import { fingerprint } from './refs.js';
+import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
+import { takeRestorePoint } from './restore.js';
+
+export type MergeReport = {
+  restorePointId: string;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  conflicts: string[];
+  forced: string[];
+  newPages: number;
+};
+
+export async function mergeSections(
+  tx: Db,
+  ctx: SiteCtx,
+  target: WebsiteRow,
+  incoming: readonly ResolvedPage[],
+  forceKeys: readonly string[],
+): Promise<MergeReport> {
+  const restorePointId = await takeRestorePoint(
+    tx,
+    target.id,
+    'before import merge',
+    ctx.actor.userId,
+    ctx.now,
+  );
+  const force = new Set(forceKeys);
+  const existingPages = await tx.select().from(pages).where(eq(pages.websiteId, target.id));
+  const pageBySlug = new Map(existingPages.map((p) => [p.slug, p]));
+  const keyed = await tx
+    .select()
+    .from(sections)
+    .where(and(eq(sections.websiteId, target.id), isNotNull(sections.externalKey)));
+  const byKey = new Map(keyed.map((s) => [s.externalKey!, s]));
+  const positions = new Map<string, number>();
+  if (existingPages.length) {
+    const rows = await tx
+      .select({ pageId: sections.pageId, max: sql<number>`max(${sections.position})` })
+      .from(sections)
+      .where(
+        inArray(
+          sections.pageId,
+          existingPages.map((p) => p.id),
+        ),
+      )
+      .groupBy(sections.pageId);
+    for (const r of rows) positions.set(r.pageId, Number(r.max) + 1);
+  }
+  const report: MergeReport = {
+    restorePointId,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    conflicts: [],
+    forced: [],
+    newPages: 0,
+  };
+  const newPages: ResolvedPage[] = [];
+  const inserts: ReturnType<typeof sectionRow>[] = [];
+
+  for (const page of incoming) {
+    const existingPage = pageBySlug.get(page.slug);
+    const fresh: ResolvedSection[] = [];
+    for (const s of page.sections) {
+      const current = byKey.get(s.externalKey);
+      if (!current) {
+        if (existingPage) {
+          const pos = positions.get(existingPage.id) ?? 0;
+          positions.set(existingPage.id, pos + 1);
+          inserts.push(sectionRow(target.id, existingPage.id, s, pos, ctx.now));
+        } else fresh.push(s);
+        report.inserted += 1;
+        continue;
+      }
+      const editedInApp = current.importFingerprint !== fingerprint(current.content);
+      if (editedInApp && !force.has(s.externalKey)) {
+        report.conflicts.push(s.externalKey);
+        continue;
+      }
+      if (editedInApp) report.forced.push(s.externalKey);
+      const same =
+        !editedInApp &&
+        current.importFingerprint === s.fp &&
+        current.type === s.type &&
+        fingerprint(current.layout) === fingerprint(s.layout) &&
+        current.hidden === s.hidden;
+      if (same) {
+        report.unchanged += 1;
+        continue;
+      }
+      await tx
+        .update(sections)
+        .set({
+          type: s.type,
+          content: s.content,
+          layout: s.layout,
+          hidden: s.hidden,
+          importFingerprint: s.fp,
+          rev: sql`${sections.rev} + 1`,
+          updatedAt: ctx.now,
+        })
+        .where(eq(sections.id, current.id));
+      report.updated += 1;
+    }
+    if (!existingPage && fresh.length) newPages.push({ ...page, sections: fresh });
+  }
+  for (let i = 0; i < inserts.length; i += 500) await tx.insert(sections).values(inserts.slice(i, i + 500));
+  if (newPages.length) {
+    const taken = new Set(existingPages.map((p) => p.slug));
+    await insertPages(
+      tx,
+      target.id,
+      newPages.filter((p) => !taken.has(p.slug)),
+      existingPages.length,
+      ctx.now,
+    );
+    report.newPages = newPages.length;
+  } else {
+    await tx
+      .update(websites)
+      .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: ctx.now })
+      .where(eq(websites.id, target.id));
+  }
+  return report;
+}

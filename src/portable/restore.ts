@@ -1,0 +1,60 @@
+// Restore points (SPEC §4.5 import_site merge: "a restore point is taken first"): a snapshot of a
+// website's draft pages and sections, and the domain function that puts it back exactly.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { newId } from '../db/ids.js';
+import { pages, restorePoints, sections, websites } from '../db/schema.js';
+import { notFound } from '../domain/errors.js';
+
+type PageRow = typeof pages.$inferSelect;
+type SectionRow = typeof sections.$inferSelect;
+type Snapshot = { pages: PageRow[]; sections: SectionRow[] };
+
+export async function takeRestorePoint(
+  tx: Db,
+  websiteId: string,
+  reason: string,
+  createdBy: string | null,
+  now: Date,
+): Promise<string> {
+  const [pageRows, sectionRows] = await Promise.all([
+    tx.select().from(pages).where(eq(pages.websiteId, websiteId)),
+    tx.select().from(sections).where(eq(sections.websiteId, websiteId)),
+  ]);
+  const id = newId('rp');
+  await tx.insert(restorePoints).values({
+    id,
+    websiteId,
+    reason,
+    snapshot: { pages: pageRows, sections: sectionRows } as unknown as Record<string, unknown>,
+    createdBy,
+    createdAt: now,
+  });
+  return id;
+}
+
+const dates = <T extends { createdAt: unknown; updatedAt: unknown }>(r: T): T => ({
+  ...r,
+  createdAt: new Date(r.createdAt as string),
+  updatedAt: new Date(r.updatedAt as string),
+});
+
+/** Replaces the website's draft pages and sections with the snapshot of restore point `pointId`. */
+export async function restoreFromPoint(tx: Db, websiteId: string, pointId: string): Promise<void> {
+  const [point] = await tx
+    .select()
+    .from(restorePoints)
+    .where(and(eq(restorePoints.id, pointId), eq(restorePoints.websiteId, websiteId)));
+  if (!point) throw notFound('restore point');
+  const snap = point.snapshot as unknown as Snapshot;
+  await tx.delete(sections).where(eq(sections.websiteId, websiteId));
+  await tx.delete(pages).where(eq(pages.websiteId, websiteId));
+  if (snap.pages.length) await tx.insert(pages).values(snap.pages.map(dates));
+  for (let i = 0; i < snap.sections.length; i += 500) {
+    await tx.insert(sections).values(snap.sections.slice(i, i + 500).map(dates));
+  }
+  await tx
+    .update(websites)
+    .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: new Date() })
+    .where(eq(websites.id, websiteId));
+}
