@@ -18,6 +18,9 @@ const Env = z.object({
   RATE_LIMIT_PER_CONNECTION: z.coerce.number().int().positive().default(120),
   RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().positive().default(600),
   IMAGE_PROVIDER_URL: z.url().optional(),
+  IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
+  DELEGATION_SECRET: z.string().min(32).optional(),
+  PAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
 });
 
 export type Config = {
@@ -37,6 +40,9 @@ export type Config = {
   rateLimitPerConnection: number;
   rateLimitPerWorkspace: number;
   imageProviderUrl?: string;
+  idpPort: number;
+  delegationSecret?: string;
+  pairIntervalSeconds: number;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -56,6 +62,9 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   RATE_LIMIT_PER_CONNECTION: 'calls per minute per connection (120)',
   RATE_LIMIT_PER_WORKSPACE: 'calls per minute per workspace (600)',
   IMAGE_PROVIDER_URL: 'HTTP image provider; without it images are rendered locally',
+  IDP_PORT: 'port of the development identity provider `sitegate idp` (8788)',
+  DELEGATION_SECRET: 'key (32+ chars) signing OAuth delegations; default: a random key kept in DATA_DIR',
+  PAIR_INTERVAL_SECONDS: 'minimum seconds between device-code polls (5)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -89,5 +98,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerConnection: e.RATE_LIMIT_PER_CONNECTION,
     rateLimitPerWorkspace: e.RATE_LIMIT_PER_WORKSPACE,
     imageProviderUrl: e.IMAGE_PROVIDER_URL,
+    idpPort: e.IDP_PORT,
+    delegationSecret: e.DELEGATION_SECRET,
+    pairIntervalSeconds: e.PAIR_INTERVAL_SECONDS,
   };
 }

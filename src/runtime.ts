@@ -6,6 +6,9 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { delegationKey, delegationSigner } from './auth/oauth/delegation.js';
+import { jwtOAuthEdge } from './auth/oauth/jwt-edge.js';
+import { accessTokenVerifier } from './auth/oauth/verify.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
@@ -71,6 +74,15 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     }),
     activity: activityRecorder(database.db, log),
   };
+  if (config.oauthIssuer) {
+    // SPEC §5 rule 1: access tokens verified at the edge, then a signed delegation per request.
+    deps.oauth = jwtOAuthEdge({
+      db: database.db,
+      clock: services.clock,
+      verify: accessTokenVerifier({ issuer: config.oauthIssuer, audience: config.oauthAudience }),
+      delegations: delegationSigner(delegationKey(config), config.baseUrl),
+    });
+  }
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | null = null;
   const timers: NodeJS.Timeout[] = [];

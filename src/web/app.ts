@@ -2,13 +2,14 @@
 import { Hono } from 'hono';
 import type { AppDeps } from './deps.js';
 import { mountMcp } from './mcp-route.js';
-import { ROUTES } from './routes/index.js';
+import { API_ROUTES, ROUTES } from './routes/index.js';
 import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ ok: true }));
   mountMcp(app, deps);
+  for (const mount of API_ROUTES) mount(app, deps);
 
   const web = new Hono<WebEnv>();
   web.use('*', async (c, next) => {

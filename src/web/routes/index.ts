@@ -2,8 +2,16 @@
 import type { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { WebEnv } from '../session.js';
+import { mountConnect } from './connect.js';
+import { mountContent } from './content.js';
+import { mountDevelopers } from './developers.js';
 import { mountLogin } from './login.js';
+import { mountPairing } from './pairing.js';
 
 export type RouteModule = (app: Hono<WebEnv>, deps: AppDeps) => void;
 
-export const ROUTES: RouteModule[] = [mountLogin];
+export const ROUTES: RouteModule[] = [mountLogin, mountDevelopers, mountConnect];
+
+/** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
+export type ApiModule = (app: Hono, deps: AppDeps) => void;
+export const API_ROUTES: ApiModule[] = [mountPairing, mountContent];

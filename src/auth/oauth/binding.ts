@@ -1,0 +1,120 @@
+// Binding a verified OAuth client to exactly one connection (SPEC §5 rule 1, DESIGN §5.4). An unbound
+// (issuer, subject, client) is remembered as a pending sign-in (pairings, kind 'oauth') so the owner
+// sees it on /dashboard/connect; binding creates an ordinary connection of kind 'oauth'.
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { newId } from '../../db/ids.js';
+import { connections, pairings } from '../../db/schema.js';
+import { Refusal, notFound } from '../../domain/errors.js';
+import { isScope } from '../../gate/scopes.js';
+import type { Reach } from '../caller.js';
+import { type ConnectionRow, createConnection } from '../connections.js';
+import { ownedWebsites } from '../owner.js';
+import { sha256Hex } from '../tokens.js';
+import type { OAuthBinding } from './delegation.js';
+
+const PENDING_TTL_MS = 3_600_000;
+
+const pendingKey = (b: OAuthBinding) => sha256Hex(`oauth\n${b.issuer}\n${b.subject}\n${b.clientId}`);
+
+/** The live connection bound to this triple, or null. The partial unique index makes it at most one. */
+export async function boundConnection(db: Db, b: OAuthBinding): Promise<ConnectionRow | null> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(
+      and(
+        eq(connections.oauthIssuer, b.issuer),
+        eq(connections.oauthSubject, b.subject),
+        eq(connections.oauthClientId, b.clientId),
+        isNull(connections.revokedAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Remembers (or refreshes) an unbound sign-in for the connect page. */
+export async function recordPendingSignIn(db: Db, b: OAuthBinding, scopes: string[], now: Date) {
+  const expiresAt = new Date(now.getTime() + PENDING_TTL_MS);
+  await db
+    .insert(pairings)
+    .values({
+      id: newId('pair'),
+      kind: 'oauth',
+      deviceCodeHash: pendingKey(b),
+      userCode: '-',
+      clientName: b.clientId.slice(0, 80),
+      scopesRequested: scopes.filter(isScope),
+      expiresAt,
+      oauthIssuer: b.issuer,
+      oauthSubject: b.subject,
+      oauthClientId: b.clientId,
+    })
+    .onConflictDoUpdate({ target: pairings.deviceCodeHash, set: { expiresAt, status: 'pending' } });
+}
+
+export type PendingSignIn = { id: string; clientId: string; issuer: string; createdAt: Date };
+
+/**
+ * The signed-in user's pending OAuth sign-ins: those whose subject is this user (the development
+ * identity provider uses Sitegate user ids as subjects).
+ */
+export async function pendingSignIns(db: Db, userId: string, now: Date): Promise<PendingSignIn[]> {
+  const rows = await db
+    .select()
+    .from(pairings)
+    .where(
+      and(
+        eq(pairings.kind, 'oauth'),
+        eq(pairings.status, 'pending'),
+        eq(pairings.oauthSubject, userId),
+        gt(pairings.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(pairings.createdAt));
+  return rows.map((r) => ({
+    id: r.id,
+    clientId: r.oauthClientId!,
+    issuer: r.oauthIssuer!,
+    createdAt: r.createdAt,
+  }));
+}
+
+export type BindInput = {
+  userId: string;
+  issuer: string;
+  clientId: string;
+  websiteId: string;
+  reach: Reach;
+  scopes: readonly string[];
+  name?: string;
+};
+
+/** Owner-only: binds the signed-in user's own sign-in with this client id to a new connection. */
+export async function bindOAuthClient(db: Db, input: BindInput): Promise<ConnectionRow> {
+  const sites = await ownedWebsites(db, input.userId);
+  if (!sites.some((s) => s.id === input.websiteId)) {
+    throw new Refusal('owner_only', 'Only the website owner can connect a client.');
+  }
+  const clientId = input.clientId.trim();
+  if (!clientId) throw notFound('OAuth client');
+  const binding = { issuer: input.issuer, subject: input.userId, clientId };
+  if (await boundConnection(db, binding)) {
+    throw new Refusal('conflict', 'This client is already connected. Revoke its connection first.');
+  }
+  const { connection } = await createConnection(db, {
+    userId: input.userId,
+    websiteId: input.websiteId,
+    name: input.name?.trim() || `OAuth client ${clientId.slice(0, 24)}`,
+    reach: input.reach,
+    scopes: input.scopes,
+    clientKind: 'oauth',
+    oauth: binding,
+  });
+  await db
+    .update(pairings)
+    .set({ status: 'consumed', connectionId: connection.id, approvedBy: input.userId })
+    .where(eq(pairings.deviceCodeHash, pendingKey(binding)));
+  return connection;
+}
