@@ -50,6 +50,16 @@ function configuration(opts: IdpOptions, jwks: { keys: JWK[] }): Configuration {
       token_endpoint_auth_method: 'none',
     },
     pkce: { required: () => true },
+    ttl: {
+      AccessToken: opts.accessTokenTtlSeconds ?? 3600,
+      AuthorizationCode: 60,
+      ClientCredentials: 600,
+      Grant: 14 * 86_400,
+      IdToken: 3600,
+      Interaction: 600,
+      RefreshToken: 14 * 86_400,
+      Session: 14 * 86_400,
+    },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
