@@ -14,13 +14,14 @@ program
   .description('Run the service (HTTP on HOST:PORT): /api/mcp and the owner pages.')
   .option('--demo', 'seed the demo workspace on first start and print how to connect')
   .option('--demo-out <file>', 'with --demo, also write the demo details as JSON to this file')
+  .option('--idp', 'also run the development OAuth identity provider on 127.0.0.1:IDP_PORT')
   .addHelpText(
     'after',
     `\nEnvironment:\n${Object.entries(ENV_HELP)
       .map(([k, v]) => `  ${k.padEnd(27)} ${v}`)
       .join('\n')}\n`,
   )
-  .action((opts: { demo?: boolean; demoOut?: string }) => serveCommand(opts));
+  .action((opts: { demo?: boolean; demoOut?: string; idp?: boolean }) => serveCommand(opts));
 
 for (const add of COMMANDS) add(program);
 

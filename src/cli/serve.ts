@@ -2,6 +2,7 @@
 // seeds the demo workspace and every start prints how to connect a client.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startIdp } from '../auth/oauth/idp.js';
 import { loadConfig } from '../config.js';
 import { type Demo, seedDemo } from '../db/demo.js';
 import { createSitegate } from '../runtime.js';
@@ -14,9 +15,14 @@ export type DemoOut = {
   tokens: Pick<Demo['tokens'], 'default' | 'all' | 'workspace'>;
 };
 
-export async function serveCommand(opts: { demo?: boolean; demoOut?: string }): Promise<void> {
+export async function serveCommand(opts: { demo?: boolean; demoOut?: string; idp?: boolean }): Promise<void> {
   const config = loadConfig();
+  // --idp: the development identity provider in this process (PGlite allows one process per DATA_DIR).
+  if (opts.idp) config.oauthIssuer = `http://127.0.0.1:${config.idpPort}`;
   const sg = await createSitegate(config);
+  const idp = opts.idp
+    ? await startIdp({ db: sg.deps.services.db, audience: config.oauthAudience, port: config.idpPort })
+    : null;
   let demo: DemoOut | null = null;
   if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.dataDir, config.baseUrl);
   const { url } = await sg.listen();
@@ -26,7 +32,9 @@ export async function serveCommand(opts: { demo?: boolean; demoOut?: string }): 
     if (opts.demoOut) writeFileSync(opts.demoOut, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
     process.stdout.write(demoBanner(demo));
   }
+  if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
   const stop = async () => {
+    await idp?.close();
     await sg.close();
     process.exit(0);
   };
