@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm';
 import { type JWK, SignJWT, decodeJwt, exportJWK, generateKeyPair, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeliveryToken } from '../../src/auth/delivery.js';
 import { delegationKey, delegationSigner } from '../../src/auth/oauth/delegation.js';
 import { type Idp, signingKeys, startIdp } from '../../src/auth/oauth/idp.js';
 import type { JwtEdge } from '../../src/auth/oauth/jwt-edge.js';
@@ -185,6 +186,13 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(await mcpStatus(await sign(claims(), other))).toBe(401);
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims())).toString('base64url')}.`;
     expect(await mcpStatus(unsigned)).toBe(401);
+    // A delivery token is not an access token either (SPEC §5 rule 2).
+    const { token: dlv } = await createDeliveryToken(
+      s.sg.deps.services.db,
+      demo.users.owner.id,
+      demo.websites.main,
+    );
+    expect(await mcpStatus(dlv)).toBe(401);
     // A token for another (subject, client) pair is verified but unbound: never another connection.
     expect(await mcpStatus(await sign(claims({ client_id: 'someone-else' })))).toBe(403);
   });
