@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { purgePairings } from './auth/pairing.js';
 import { delegationKey, delegationSigner } from './auth/oauth/delegation.js';
 import { jwtOAuthEdge } from './auth/oauth/jwt-edge.js';
 import { accessTokenVerifier } from './auth/oauth/verify.js';
@@ -44,6 +45,7 @@ type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
 export const JOBS: Job[] = [
   { everyMs: 3_600_000, run: (d) => purgeActivity(d.services.db, d.services.clock()) },
   { everyMs: 3_600_000, run: (d) => purgeSessions(d.services.db, d.services.clock()) },
+  { everyMs: 3_600_000, run: (d) => purgePairings(d.services.db, d.services.clock()) },
 ];
 
 export async function createSitegate(config: Config, opts: RuntimeOptions = {}): Promise<Sitegate> {

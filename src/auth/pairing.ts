@@ -3,7 +3,7 @@
 // approval mints an ordinary connection whose token is returned exactly once. Device codes are
 // stored only as SHA-256; user codes are short and unambiguous (no 0/O/1/I).
 import { randomBytes, randomInt } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../db/ids.js';
 import { pairings } from '../db/schema.js';
@@ -207,4 +207,9 @@ export async function pollPairing(db: Db, deviceCode: unknown, now: Date): Promi
       },
     } as const;
   });
+}
+
+/** Background clean-up: pairings (and pending OAuth sign-ins) a day past their expiry. */
+export async function purgePairings(db: Db, now: Date): Promise<void> {
+  await db.delete(pairings).where(lt(pairings.expiresAt, new Date(now.getTime() - 86_400_000)));
 }

@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connections, pairings } from '../../src/db/schema.js';
+import { purgePairings } from '../../src/auth/pairing.js';
 import { sha256Hex } from '../../src/auth/tokens.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
@@ -195,5 +196,18 @@ describe('device-code pairing', () => {
     for (let i = 0; i < 12; i++) statuses.push((await owner.get('/dashboard/connect?code=ABCD-EFGH')).status);
     expect(statuses.slice(0, 10).every((x) => x === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('expired pairings are purged a day after expiry, live ones stay', async () => {
+    const old = await start(['content:write']);
+    tick(600 + 86_400 + 1);
+    const fresh = await start(['content:write']);
+    await purgePairings(s.sg.deps.services.db, now);
+    const rows = await s.sg.deps.services.db
+      .select()
+      .from(pairings)
+      .where(eq(pairings.deviceCodeHash, sha256Hex(old.deviceCode)));
+    expect(rows).toHaveLength(0);
+    expect((await rowOf(fresh.deviceCode)).status).toBe('pending');
   });
 });
