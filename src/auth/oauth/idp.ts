@@ -49,6 +49,7 @@ function configuration(opts: IdpOptions, jwks: { keys: JWK[] }): Configuration {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     },
+    responseTypes: ['code'], // OAuth 2.1: authorization code only, no implicit grant
     pkce: { required: () => true },
     ttl: {
       AccessToken: opts.accessTokenTtlSeconds ?? 3600,
@@ -108,7 +109,13 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const jwks = opts.jwks ?? (await signingKeys());
   // Listen first so the issuer URL carries the real port (port 0 picks a free one).
   const server = http.createServer();
-  await new Promise<void>((r) => server.listen(opts.port ?? 0, host, r));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${host}:${port}`;
   const provider = new Provider(issuer, configuration(opts, jwks));

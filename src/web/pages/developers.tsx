@@ -194,6 +194,7 @@ function SiteAndReachless(props: { sites: OwnedWebsite[] }) {
 }
 
 function ActivityCard(p: DevelopersProps) {
+  const names = new Map(p.connections.map((c) => [c.id, c.name]));
   const qs = (extra: Record<string, string | number | undefined>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...p.filter, ...extra }))
@@ -237,6 +238,7 @@ function ActivityCard(p: DevelopersProps) {
           {p.activity.rows.map((a) => (
             <tr data-outcome={a.outcome}>
               <td>{when(a.createdAt)}</td>
+              <td>{(a.connectionId && names.get(a.connectionId)) ?? ''}</td>
               <td>{a.tool}</td>
               <td>{a.outcome}</td>
               <td>{a.code ?? ''}</td>
