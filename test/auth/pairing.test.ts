@@ -108,6 +108,23 @@ describe('device-code pairing', () => {
     expect(await connectionsNamed(p.clientName)).toHaveLength(1);
   });
 
+  it('two simultaneous polls after approval: exactly one gets the token', async () => {
+    const demo = await s.seed();
+    const p = await start(['content:write']);
+    const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    await owner.post('/dashboard/connect/pairing', {
+      code: p.userCode,
+      websiteId: demo.websites.main,
+      scopes: ['content:write'],
+      decision: 'approve',
+    });
+    tick(5);
+    const results = await Promise.all([poll(p.deviceCode), poll(p.deviceCode), poll(p.deviceCode)]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.body.token !== undefined)).toHaveLength(1);
+    expect(await connectionsNamed(p.clientName)).toHaveLength(1);
+  });
+
   it('decline: poll gets 403 and no connection exists', async () => {
     const demo = await s.seed();
     const p = await start(['content:write']);

@@ -107,5 +107,5 @@ describe('sitegate CLI', () => {
     const after = await cli(['tools']).done;
     expect(after.code).toBe(1);
     expect(after.err).toContain('Not paired');
-  });
+  }, 180_000); // seven child processes, each starting Node with tsx
 });
