@@ -197,6 +197,50 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(await mcpStatus(await sign(claims({ client_id: 'someone-else' })))).toBe(403);
   });
 
+  it('a sign-in from any issuer subject is bound with the connect code its refusal shows', async () => {
+    const token = await sign(claims({ sub: 'external-user-42', client_id: 'ext-client' }));
+    const res = await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(403);
+    const code = /with the code ([A-Z2-9]{4}-[A-Z2-9]{4})/.exec(await res.text())![1]!;
+
+    const editor = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);
+    const byEditor = await editor.post('/dashboard/connect/oauth', { code, websiteId: demo.websites.main });
+    expect(byEditor.status).toBe(403);
+    const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    const wrong = await owner.post('/dashboard/connect/oauth', {
+      code: 'ZZZZ-ZZZZ',
+      websiteId: demo.websites.main,
+    });
+    expect(wrong.status).toBe(404);
+    const db = s.sg.deps.services.db;
+    expect(
+      await db.select().from(connections).where(eq(connections.oauthClientId, 'ext-client')),
+    ).toHaveLength(0);
+    expect(await mcpStatus(token)).toBe(403);
+
+    const page = await owner.get(`/dashboard/connect?code=${code}`);
+    expect(page.html).toContain('id="signin-form"');
+    expect(page.html).toContain('external-user-42');
+    const ok = await owner.post('/dashboard/connect/oauth', {
+      code,
+      websiteId: demo.websites.main,
+      scopes: ['content:write'],
+    });
+    expect(ok.status).toBe(200);
+    const [conn] = await db.select().from(connections).where(eq(connections.oauthClientId, 'ext-client'));
+    expect(conn).toMatchObject({ oauthSubject: 'external-user-42', createdBy: demo.users.owner.id });
+    expect(await mcpStatus(token)).toBe(200);
+    const outcome = await (s.sg.deps.oauth as JwtEdge).authenticate(token);
+    expect(outcome).toMatchObject({ kind: 'caller', caller: { scopes: ['site:read', 'content:write'] } });
+    // The code is spent.
+    const again = await owner.post('/dashboard/connect/oauth', { code, websiteId: demo.websites.main });
+    expect(again.status).toBe(404);
+  });
+
   it('refuses a forged delegation and an expired one; accepts a fresh genuine one', async () => {
     const edge = s.sg.deps.oauth as JwtEdge;
     const config = s.sg.deps.services.config;

@@ -10,6 +10,7 @@ import { isScope } from '../../gate/scopes.js';
 import type { Reach } from '../caller.js';
 import { type ConnectionRow, createConnection } from '../connections.js';
 import { ownedWebsites } from '../owner.js';
+import { newUserCode, normaliseUserCode } from '../pairing.js';
 import { sha256Hex } from '../tokens.js';
 import type { OAuthBinding } from './delegation.js';
 
@@ -34,16 +35,25 @@ export async function boundConnection(db: Db, b: OAuthBinding): Promise<Connecti
   return row ?? null;
 }
 
-/** Remembers (or refreshes) an unbound sign-in for the connect page. */
-export async function recordPendingSignIn(db: Db, b: OAuthBinding, scopes: string[], now: Date) {
+/**
+ * Remembers (or refreshes) an unbound sign-in for the connect page and returns its connect code: a
+ * short code the client shows its user, which the owner enters on /dashboard/connect. This works with
+ * any issuer, whose subjects are not Sitegate user ids.
+ */
+export async function recordPendingSignIn(
+  db: Db,
+  b: OAuthBinding,
+  scopes: string[],
+  now: Date,
+): Promise<string> {
   const expiresAt = new Date(now.getTime() + PENDING_TTL_MS);
-  await db
+  const [row] = await db
     .insert(pairings)
     .values({
       id: newId('pair'),
       kind: 'oauth',
       deviceCodeHash: pendingKey(b),
-      userCode: '-',
+      userCode: newUserCode(),
       clientName: b.clientId.slice(0, 80),
       scopesRequested: scopes.filter(isScope),
       expiresAt,
@@ -51,10 +61,47 @@ export async function recordPendingSignIn(db: Db, b: OAuthBinding, scopes: strin
       oauthSubject: b.subject,
       oauthClientId: b.clientId,
     })
-    .onConflictDoUpdate({ target: pairings.deviceCodeHash, set: { expiresAt, status: 'pending' } });
+    .onConflictDoUpdate({ target: pairings.deviceCodeHash, set: { expiresAt, status: 'pending' } })
+    .returning({ userCode: pairings.userCode });
+  return row!.userCode;
 }
 
-export type PendingSignIn = { id: string; clientId: string; issuer: string; createdAt: Date };
+/** The live pending OAuth sign-in with this connect code, or null. */
+export async function pendingSignInByCode(db: Db, code: string, now: Date): Promise<PendingSignIn | null> {
+  const userCode = normaliseUserCode(code);
+  if (!userCode) return null;
+  const [r] = await db
+    .select()
+    .from(pairings)
+    .where(
+      and(
+        eq(pairings.kind, 'oauth'),
+        eq(pairings.status, 'pending'),
+        eq(pairings.userCode, userCode),
+        gt(pairings.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return r ? toPending(r) : null;
+}
+
+const toPending = (r: typeof pairings.$inferSelect): PendingSignIn => ({
+  id: r.id,
+  code: r.userCode,
+  clientId: r.oauthClientId!,
+  issuer: r.oauthIssuer!,
+  subject: r.oauthSubject!,
+  createdAt: r.createdAt,
+});
+
+export type PendingSignIn = {
+  id: string;
+  code: string;
+  clientId: string;
+  issuer: string;
+  subject: string;
+  createdAt: Date;
+};
 
 /**
  * The signed-in user's pending OAuth sign-ins: those whose subject is this user (the development
@@ -73,40 +120,45 @@ export async function pendingSignIns(db: Db, userId: string, now: Date): Promise
       ),
     )
     .orderBy(desc(pairings.createdAt));
-  return rows.map((r) => ({
-    id: r.id,
-    clientId: r.oauthClientId!,
-    issuer: r.oauthIssuer!,
-    createdAt: r.createdAt,
-  }));
+  return rows.map(toPending);
 }
 
 export type BindInput = {
   userId: string;
   issuer: string;
-  clientId: string;
+  /** Either the client id of the owner's own sign-in (subject = the owner's user id)… */
+  clientId?: string;
+  /** …or the connect code the client showed, naming a pending sign-in of any subject. */
+  code?: string;
   websiteId: string;
   reach: Reach;
   scopes: readonly string[];
   name?: string;
 };
 
-/** Owner-only: binds the signed-in user's own sign-in with this client id to a new connection. */
-export async function bindOAuthClient(db: Db, input: BindInput): Promise<ConnectionRow> {
+/** Owner-only: binds a verified client to a new connection of kind `oauth`. */
+export async function bindOAuthClient(db: Db, input: BindInput, now: Date): Promise<ConnectionRow> {
   const sites = await ownedWebsites(db, input.userId);
   if (!sites.some((s) => s.id === input.websiteId)) {
     throw new Refusal('owner_only', 'Only the website owner can connect a client.');
   }
-  const clientId = input.clientId.trim();
-  if (!clientId) throw notFound('OAuth client');
-  const binding = { issuer: input.issuer, subject: input.userId, clientId };
+  let binding: OAuthBinding;
+  if (input.code) {
+    const pending = await pendingSignInByCode(db, input.code, now);
+    if (!pending || pending.issuer !== input.issuer) throw notFound('OAuth sign-in');
+    binding = { issuer: pending.issuer, subject: pending.subject, clientId: pending.clientId };
+  } else {
+    const clientId = (input.clientId ?? '').trim();
+    if (!clientId) throw notFound('OAuth client');
+    binding = { issuer: input.issuer, subject: input.userId, clientId };
+  }
   if (await boundConnection(db, binding)) {
     throw new Refusal('conflict', 'This client is already connected. Revoke its connection first.');
   }
   const { connection } = await createConnection(db, {
     userId: input.userId,
     websiteId: input.websiteId,
-    name: input.name?.trim() || `OAuth client ${clientId.slice(0, 24)}`,
+    name: input.name?.trim() || `OAuth client ${binding.clientId.slice(0, 24)}`,
     reach: input.reach,
     scopes: input.scopes,
     clientKind: 'oauth',

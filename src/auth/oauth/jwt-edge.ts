@@ -39,8 +39,8 @@ export function jwtOAuthEdge(deps: {
       const binding = { issuer: access.issuer, subject: access.subject, clientId: access.clientId };
       const row = await boundConnection(deps.db, binding);
       if (!row) {
-        await recordPendingSignIn(deps.db, binding, access.scopes, now);
-        return { kind: 'unbound', clientId: access.clientId };
+        const connectCode = await recordPendingSignIn(deps.db, binding, access.scopes, now);
+        return { kind: 'unbound', clientId: access.clientId, connectCode };
       }
       const delegation = await deps.delegations.sign({ connectionId: row.id, binding }, now);
       const caller = await resolveDelegation(delegation);

@@ -15,6 +15,8 @@ export type ConnectProps = {
   sites: OwnedWebsite[];
   code?: string;
   pairing?: PairingRow | null;
+  /** A pending OAuth sign-in found by the connect code its client showed. */
+  signIn?: PendingSignIn | null;
   pending: PendingSignIn[];
   message?: { kind: 'ok' | 'error'; text: string };
 };
@@ -33,18 +35,22 @@ export function ConnectPage(p: ConnectProps) {
         </div>
       ) : null}
       <div class="card">
-        <h2>Command-line pairing</h2>
+        <h2>Enter a code</h2>
+        <p class="muted">
+          The code a command-line tool shows, or the one an assistant signed in with OAuth shows.
+        </p>
         <form method="get" action="/dashboard/connect">
           <label>
-            Code shown by the tool
+            Code
             <input name="code" value={p.code ?? ''} placeholder="ABCD-EFGH" autocomplete="off" />
           </label>
           <button type="submit">Look up</button>
         </form>
-        {p.code && !p.pairing ? (
+        {p.code && !p.pairing && !p.signIn ? (
           <p class="error">No pending request with this code. It may have expired.</p>
         ) : null}
         {p.pairing && owner ? <PairingForm {...p} pairing={p.pairing} /> : null}
+        {p.signIn && owner ? <SignInForm {...p} signIn={p.signIn} /> : null}
       </div>
       {owner ? <OAuthSection {...p} /> : null}
     </Layout>
@@ -68,6 +74,23 @@ function PairingForm(p: ConnectProps & { pairing: PairingRow }) {
       <button type="submit" name="decision" value="decline" class="secondary">
         Decline
       </button>
+    </form>
+  );
+}
+
+function SignInForm(p: ConnectProps & { signIn: PendingSignIn }) {
+  const requested = p.signIn.clientId;
+  return (
+    <form method="post" action="/dashboard/connect/oauth" id="signin-form">
+      <CsrfField csrf={p.csrf} />
+      <input type="hidden" name="code" value={p.signIn.code} />
+      <p>
+        The assistant with OAuth client <code>{requested}</code> signed in at <code>{p.signIn.issuer}</code>{' '}
+        as <code>{p.signIn.subject}</code>. Choose what it may do.
+      </p>
+      <ScopeBoxes offered={SCOPES} checked={DEFAULT_SCOPES as Scope[]} />
+      <SiteAndReach sites={p.sites} />
+      <button type="submit">Connect this assistant</button>
     </form>
   );
 }

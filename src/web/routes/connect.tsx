@@ -1,7 +1,7 @@
 // /dashboard/connect: device-code approval and OAuth client binding (SPEC §4.2, §5 rule 1). Owner
 // only; user-code look-ups are rate-limited per signed-in user against guessing.
 import type { Context, Hono } from 'hono';
-import { bindOAuthClient, pendingSignIns } from '../../auth/oauth/binding.js';
+import { bindOAuthClient, pendingSignInByCode, pendingSignIns } from '../../auth/oauth/binding.js';
 import { ownedWebsites } from '../../auth/owner.js';
 import { approvePairing, declinePairing, pendingPairingByUserCode } from '../../auth/pairing.js';
 import { Refusal } from '../../domain/errors.js';
@@ -45,7 +45,11 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
     } catch (e) {
       return refused(c, e, { code });
     }
-    return render(c, { code, pairing: await pendingPairingByUserCode(db, code, clock()) });
+    const [pairing, signIn] = await Promise.all([
+      pendingPairingByUserCode(db, code, clock()),
+      pendingSignInByCode(db, code, clock()),
+    ]);
+    return render(c, { code, pairing, signIn });
   });
 
   app.post('/dashboard/connect/pairing', requireUser(), async (c) => {
@@ -83,14 +87,21 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
       return render(c, { message: { kind: 'error', text: 'OAuth is not configured (OAUTH_ISSUER).' } }, 400);
     }
     try {
-      const conn = await bindOAuthClient(db, {
-        userId: user.id,
-        issuer: config.oauthIssuer,
-        clientId: String(form.clientId ?? ''),
-        websiteId: String(form.websiteId ?? ''),
-        reach: form.reach === 'workspace' ? 'workspace' : 'website',
-        scopes: postedScopes(form),
-      });
+      const code = typeof form.code === 'string' && form.code ? form.code : undefined;
+      if (code) await deps.limits.consumeKey(CODE_BUCKET, user.id);
+      const conn = await bindOAuthClient(
+        db,
+        {
+          userId: user.id,
+          issuer: config.oauthIssuer,
+          code,
+          clientId: String(form.clientId ?? ''),
+          websiteId: String(form.websiteId ?? ''),
+          reach: form.reach === 'workspace' ? 'workspace' : 'website',
+          scopes: postedScopes(form),
+        },
+        clock(),
+      );
       return render(c, { message: { kind: 'ok', text: `Connected: ${conn.name}.` } });
     } catch (e) {
       return refused(c, e);
