@@ -1,7 +1,6 @@
 // Process entry: the `sitegate` command line (serve; other commands are added beside it).
 import { Command } from 'commander';
 import { ENV_HELP } from './config.js';
-import { serveCommand } from './cli/serve.js';
 import { COMMANDS } from './cli/commands.js';
 
 const program = new Command()
@@ -21,7 +20,10 @@ program
       .map(([k, v]) => `  ${k.padEnd(27)} ${v}`)
       .join('\n')}\n`,
   )
-  .action((opts: { demo?: boolean; demoOut?: string; idp?: boolean }) => serveCommand(opts));
+  // Loaded on use, so client commands (pair, tools, call) start without the server's dependencies.
+  .action(async (opts: { demo?: boolean; demoOut?: string; idp?: boolean }) =>
+    (await import('./cli/serve.js')).serveCommand(opts),
+  );
 
 for (const add of COMMANDS) add(program);
 

@@ -3,11 +3,11 @@
 // process may open DATA_DIR, so `sitegate serve --idp` runs it inside the serving process instead.
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
-import { startIdp } from '../auth/oauth/idp.js';
 
 export async function idpCommand(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { startIdp } = await import('../auth/oauth/idp.js');
   const idp = await startIdp({ db: database.db, audience: config.oauthAudience, port: config.idpPort });
   process.stdout.write(
     `Development identity provider: ${idp.issuer}\n` +

@@ -2,7 +2,6 @@
 // seeds the demo workspace and every start prints how to connect a client.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startIdp } from '../auth/oauth/idp.js';
 import { loadConfig } from '../config.js';
 import { type Demo, seedDemo } from '../db/demo.js';
 import { createSitegate } from '../runtime.js';
@@ -20,8 +19,13 @@ export async function serveCommand(opts: { demo?: boolean; demoOut?: string; idp
   // --idp: the development identity provider in this process (PGlite allows one process per DATA_DIR).
   if (opts.idp) config.oauthIssuer = `http://127.0.0.1:${config.idpPort}`;
   const sg = await createSitegate(config);
+  // Loaded only when asked for: oidc-provider is a development dependency of this command.
   const idp = opts.idp
-    ? await startIdp({ db: sg.deps.services.db, audience: config.oauthAudience, port: config.idpPort })
+    ? await (await import('../auth/oauth/idp.js')).startIdp({
+        db: sg.deps.services.db,
+        audience: config.oauthAudience,
+        port: config.idpPort,
+      })
     : null;
   let demo: DemoOut | null = null;
   if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.dataDir, config.baseUrl);
