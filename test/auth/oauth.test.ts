@@ -222,6 +222,8 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     ).toHaveLength(0);
     expect(await mcpStatus(token)).toBe(403);
 
+    // Someone else's sign-in is never listed on the owner's page; only the code reveals it.
+    expect((await owner.get('/dashboard/connect')).html).not.toContain('ext-client');
     const page = await owner.get(`/dashboard/connect?code=${code}`);
     expect(page.html).toContain('id="signin-form"');
     expect(page.html).toContain('external-user-42');

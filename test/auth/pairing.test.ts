@@ -125,6 +125,24 @@ describe('device-code pairing', () => {
     expect(await connectionsNamed(p.clientName)).toHaveLength(1);
   });
 
+  it('the owner can grant the whole workspace', async () => {
+    const demo = await s.seed();
+    const p = await start(['content:write']);
+    const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    await owner.post('/dashboard/connect/pairing', {
+      code: p.userCode,
+      websiteId: demo.websites.main,
+      reach: 'workspace',
+      scopes: ['content:write'],
+      decision: 'approve',
+    });
+    tick(5);
+    const r = await poll(p.deviceCode);
+    expect(r.body).toMatchObject({ status: 'approved', reach: 'workspace' });
+    const sites = await s.call(String(r.body.token), 'list_sites');
+    expect(sites.data?.sites).toHaveLength(2);
+  });
+
   it('decline: poll gets 403 and no connection exists', async () => {
     const demo = await s.seed();
     const p = await start(['content:write']);
