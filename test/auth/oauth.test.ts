@@ -131,6 +131,12 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
       scopes: ['site:read'],
     });
     connectionId = conn!.id;
+    // Exactly one connection per client: binding it again is refused and writes nothing.
+    const twice = await owner.post('/dashboard/connect/oauth', { clientId, websiteId: demo.websites.events });
+    expect(twice.status).toBe(409);
+    expect(
+      await s.sg.deps.services.db.select().from(connections).where(eq(connections.oauthClientId, clientId)),
+    ).toHaveLength(1);
     const [pending] = await s.sg.deps.services.db
       .select()
       .from(pairings)

@@ -155,18 +155,20 @@ export async function bindOAuthClient(db: Db, input: BindInput, now: Date): Prom
   if (await boundConnection(db, binding)) {
     throw new Refusal('conflict', 'This client is already connected. Revoke its connection first.');
   }
-  const { connection } = await createConnection(db, {
-    userId: input.userId,
-    websiteId: input.websiteId,
-    name: input.name?.trim() || `OAuth client ${binding.clientId.slice(0, 24)}`,
-    reach: input.reach,
-    scopes: input.scopes,
-    clientKind: 'oauth',
-    oauth: binding,
+  return db.transaction(async (tx) => {
+    const { connection } = await createConnection(tx as unknown as Db, {
+      userId: input.userId,
+      websiteId: input.websiteId,
+      name: input.name?.trim() || `OAuth client ${binding.clientId.slice(0, 24)}`,
+      reach: input.reach,
+      scopes: input.scopes,
+      clientKind: 'oauth',
+      oauth: binding,
+    });
+    await tx
+      .update(pairings)
+      .set({ status: 'consumed', connectionId: connection.id, approvedBy: input.userId })
+      .where(eq(pairings.deviceCodeHash, pendingKey(binding)));
+    return connection;
   });
-  await db
-    .update(pairings)
-    .set({ status: 'consumed', connectionId: connection.id, approvedBy: input.userId })
-    .where(eq(pairings.deviceCodeHash, pendingKey(binding)));
-  return connection;
 }

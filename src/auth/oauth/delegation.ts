@@ -18,8 +18,13 @@ export function delegationKey(cfg: { delegationSecret?: string; dataDir: string 
   const file = path.join(cfg.dataDir, 'delegation.key');
   if (!existsSync(file)) {
     mkdirSync(cfg.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
+    try {
+      // 'wx': when two processes start at once, the first key written wins and both read it.
+      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+      chmodSync(file, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
