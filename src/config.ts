@@ -22,6 +22,9 @@ const Env = z.object({
   DNS_SERVERS: z.string().optional(),
   SITE_CNAME_TARGET: z.string().min(3).default('sites.sitegate.app'),
   SITE_A_RECORD: z.ipv4().default('192.0.2.10'),
+  IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
+  DELEGATION_SECRET: z.string().min(32).optional(),
+  PAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
 });
 
 export type Config = {
@@ -46,6 +49,9 @@ export type Config = {
   dnsServers: string[];
   siteCnameTarget: string;
   siteARecord: string;
+  idpPort: number;
+  delegationSecret?: string;
+  pairIntervalSeconds: number;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -69,6 +75,9 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   DNS_SERVERS: 'comma-separated DNS servers (ip or ip:port) for domain checks; default: the system ones',
   SITE_CNAME_TARGET: 'CNAME target a connected domain must point to (sites.sitegate.app)',
   SITE_A_RECORD: 'A record an apex domain must point to (192.0.2.10)',
+  IDP_PORT: 'port of the development identity provider `sitegate idp` (8788)',
+  DELEGATION_SECRET: 'key (32+ chars) signing OAuth delegations; default: a random key kept in DATA_DIR',
+  PAIR_INTERVAL_SECONDS: 'minimum seconds between device-code polls (5)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -109,5 +118,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     siteCnameTarget: e.SITE_CNAME_TARGET.toLowerCase().replace(/\.$/, ''),
     siteARecord: e.SITE_A_RECORD,
+    idpPort: e.IDP_PORT,
+    delegationSecret: e.DELEGATION_SECRET,
+    pairIntervalSeconds: e.PAIR_INTERVAL_SECONDS,
   };
 }

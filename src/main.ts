@@ -1,7 +1,6 @@
 // Process entry: the `sitegate` command line (serve; other commands are added beside it).
 import { Command } from 'commander';
 import { ENV_HELP } from './config.js';
-import { serveCommand } from './cli/serve.js';
 import { COMMANDS } from './cli/commands.js';
 
 const program = new Command()
@@ -14,13 +13,17 @@ program
   .description('Run the service (HTTP on HOST:PORT): /api/mcp and the owner pages.')
   .option('--demo', 'seed the demo workspace on first start and print how to connect')
   .option('--demo-out <file>', 'with --demo, also write the demo details as JSON to this file')
+  .option('--idp', 'also run the development OAuth identity provider on 127.0.0.1:IDP_PORT')
   .addHelpText(
     'after',
     `\nEnvironment:\n${Object.entries(ENV_HELP)
       .map(([k, v]) => `  ${k.padEnd(27)} ${v}`)
       .join('\n')}\n`,
   )
-  .action((opts: { demo?: boolean; demoOut?: string }) => serveCommand(opts));
+  // Loaded on use, so client commands (pair, tools, call) start without the server's dependencies.
+  .action(async (opts: { demo?: boolean; demoOut?: string; idp?: boolean }) =>
+    (await import('./cli/serve.js')).serveCommand(opts),
+  );
 
 for (const add of COMMANDS) add(program);
 

@@ -6,6 +6,10 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { purgePairings } from './auth/pairing.js';
+import { delegationKey, delegationSigner } from './auth/oauth/delegation.js';
+import { jwtOAuthEdge } from './auth/oauth/jwt-edge.js';
+import { accessTokenVerifier } from './auth/oauth/verify.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
@@ -49,6 +53,7 @@ export const JOBS: Job[] = [
   // Reviewed plans: expired ones are garbage-collected (SPEC §3); queued mail is retried.
   { everyMs: 60_000, run: (d) => purgeExpiredPlans(d.services.db, d.services.clock()) },
   { everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
+  { everyMs: 3_600_000, run: (d) => purgePairings(d.services.db, d.services.clock()) },
 ];
 
 export async function createSitegate(config: Config, opts: RuntimeOptions = {}): Promise<Sitegate> {
@@ -87,6 +92,15 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     activity: activityRecorder(database.db, log),
     caches: createCaches(database.feed),
   };
+  if (config.oauthIssuer) {
+    // SPEC §5 rule 1: access tokens verified at the edge, then a signed delegation per request.
+    deps.oauth = jwtOAuthEdge({
+      db: database.db,
+      clock: services.clock,
+      verify: accessTokenVerifier({ issuer: config.oauthIssuer, audience: config.oauthAudience }),
+      delegations: delegationSigner(delegationKey(config), config.baseUrl),
+    });
+  }
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | null = null;
   const timers: NodeJS.Timeout[] = [];

@@ -1,6 +1,62 @@
 // Further `sitegate` commands; each area adds its own (idp, pair, tools, call, admin…).
 import type { Command } from 'commander';
+import { idpCommand } from './idp.js';
+import { pairCommand } from './pair.js';
+import { CliError, callCommand, logoutCommand, toolsCommand, whoamiCommand } from './remote.js';
 
 export type AddCommand = (program: Command) => void;
 
-export const COMMANDS: AddCommand[] = [];
+/** Runs a command and turns its result (or a CliError) into the process exit code. */
+const run =
+  <A extends unknown[]>(fn: (...args: A) => Promise<number>) =>
+  async (...args: A) => {
+    try {
+      process.exitCode = await fn(...args);
+    } catch (e) {
+      process.stderr.write(`${e instanceof CliError ? e.message : (e as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  };
+
+const addClientCommands: AddCommand = (program) => {
+  program
+    .command('pair')
+    .description('Connect this terminal to a Sitegate server by device code (the owner approves).')
+    .requiredOption('--url <base>', 'the server, e.g. http://127.0.0.1:8787')
+    .option('--scopes <list>', 'comma-separated scopes to request (site:read,content:write)')
+    .option('--name <name>', 'the name the owner sees', 'sitegate CLI')
+    .action(run((opts: { url: string; scopes?: string; name?: string }) => pairCommand(opts)));
+  program
+    .command('tools')
+    .description('List the tools this connection can use.')
+    .option('--url <base>', 'server (default: the last paired one)')
+    .action(run((opts: { url?: string }) => toolsCommand(opts)));
+  program
+    .command('call')
+    .description('Call a tool and print its result; exits 1 when the result is ok:false.')
+    .argument('<tool>', 'tool name, e.g. list_pages')
+    .option('--json <object>', 'arguments as a JSON object', '{}')
+    .option('--url <base>', 'server (default: the last paired one)')
+    .action(run((tool: string, opts: { url?: string; json?: string }) => callCommand(tool, opts)));
+  program
+    .command('whoami')
+    .description('Show the paired server, scopes, reach and sites.')
+    .option('--url <base>', 'server (default: the last paired one)')
+    .action(run((opts: { url?: string }) => whoamiCommand(opts)));
+  program
+    .command('logout')
+    .description('Forget the stored token (revoke it on the Developers page to end its access).')
+    .option('--url <base>', 'server (default: the last paired one)')
+    .action(run((opts: { url?: string }) => logoutCommand(opts)));
+};
+
+const addIdp: AddCommand = (program) => {
+  program
+    .command('idp')
+    .description(
+      'Run the development OAuth identity provider on 127.0.0.1:IDP_PORT (needs DATABASE_URL to share users).',
+    )
+    .action(() => idpCommand());
+};
+
+export const COMMANDS: AddCommand[] = [addClientCommands, addIdp];

@@ -14,9 +14,19 @@ export type DemoOut = {
   tokens: Pick<Demo['tokens'], 'default' | 'all' | 'workspace'>;
 };
 
-export async function serveCommand(opts: { demo?: boolean; demoOut?: string }): Promise<void> {
+export async function serveCommand(opts: { demo?: boolean; demoOut?: string; idp?: boolean }): Promise<void> {
   const config = loadConfig();
+  // --idp: the development identity provider in this process (PGlite allows one process per DATA_DIR).
+  if (opts.idp) config.oauthIssuer = `http://127.0.0.1:${config.idpPort}`;
   const sg = await createSitegate(config);
+  // Loaded only when asked for: oidc-provider is a development dependency of this command.
+  const idp = opts.idp
+    ? await (await import('../auth/oauth/idp.js')).startIdp({
+        db: sg.deps.services.db,
+        audience: config.oauthAudience,
+        port: config.idpPort,
+      })
+    : null;
   let demo: DemoOut | null = null;
   if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.dataDir, config.baseUrl);
   const { url } = await sg.listen();
@@ -26,7 +36,9 @@ export async function serveCommand(opts: { demo?: boolean; demoOut?: string }): 
     if (opts.demoOut) writeFileSync(opts.demoOut, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
     process.stdout.write(demoBanner(demo));
   }
+  if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
   const stop = async () => {
+    await idp?.close();
     await sg.close();
     process.exit(0);
   };

@@ -435,7 +435,7 @@ export const connections = pgTable(
 /** Device-code pairings (SPEC.md §4.2) and read-only delivery pairings (§5 rule 2). */
 export const pairings = pgTable('pairings', {
   id: text('id').primaryKey(),
-  kind: text('kind').notNull().default('cli'), // cli | delivery
+  kind: text('kind').notNull().default('cli'), // cli | oauth (a verified OAuth client awaiting its binding)
   deviceCodeHash: text('device_code_hash').notNull().unique(),
   userCode: text('user_code').notNull(),
   clientName: text('client_name').notNull(),
@@ -448,6 +448,10 @@ export const pairings = pgTable('pairings', {
   connectionId: text('connection_id'),
   intervalSeconds: integer('interval_seconds').notNull().default(5),
   lastPolledAt: ts('last_polled_at'),
+  /** kind = oauth: the verified (issuer, subject, client) the owner may bind on /dashboard/connect. */
+  oauthIssuer: text('oauth_issuer'),
+  oauthSubject: text('oauth_subject'),
+  oauthClientId: text('oauth_client_id'),
   createdAt: createdAt(),
   expiresAt: ts('expires_at').notNull(),
 });

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from './deps.js';
 import { domainRedirect } from './domain-redirect.js';
 import { mountMcp } from './mcp-route.js';
-import { ROUTES } from './routes/index.js';
+import { API_ROUTES, ROUTES } from './routes/index.js';
 import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
 
 export function createApp(deps: AppDeps): Hono {
@@ -11,6 +11,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.use('*', domainRedirect(deps));
   mountMcp(app, deps);
+  for (const mount of API_ROUTES) mount(app, deps);
 
   const web = new Hono<WebEnv>();
   web.use('*', async (c, next) => {

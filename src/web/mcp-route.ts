@@ -76,7 +76,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
             jsonrpc: '2.0',
             error: {
               code: -32003,
-              message: `This client is signed in but not yet connected to a website. The site owner can connect it at ${config.baseUrl}/dashboard/connect`,
+              message: `This client is signed in but not yet connected to a website. The site owner can connect it at ${config.baseUrl}/dashboard/connect${outcome.connectCode ? ` with the code ${outcome.connectCode}` : ''}`,
             },
             id: null,
           },

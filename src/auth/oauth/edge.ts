@@ -5,7 +5,7 @@ import type { Caller } from '../caller.js';
 export type OAuthOutcome =
   | { kind: 'caller'; caller: Caller }
   /** A valid token whose (subject, client) pair is not yet bound to a connection by the owner. */
-  | { kind: 'unbound'; clientId: string }
+  | { kind: 'unbound'; clientId: string; connectCode?: string }
   | null;
 
 export type OAuthEdge = {

@@ -3,9 +3,23 @@ import type { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { WebEnv } from '../session.js';
 import { mountApprovals } from './approvals.js';
+import { mountConnect } from './connect.js';
+import { mountContent } from './content.js';
+import { mountDevelopers } from './developers.js';
 import { mountLogin } from './login.js';
+import { mountPairing } from './pairing.js';
 import { mountSchemas } from './schemas.js';
 
 export type RouteModule = (app: Hono<WebEnv>, deps: AppDeps) => void;
 
-export const ROUTES: RouteModule[] = [mountLogin, mountApprovals, mountSchemas];
+export const ROUTES: RouteModule[] = [
+  mountLogin,
+  mountApprovals,
+  mountDevelopers,
+  mountConnect,
+  mountSchemas,
+];
+
+/** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
+export type ApiModule = (app: Hono, deps: AppDeps) => void;
+export const API_ROUTES: ApiModule[] = [mountPairing, mountContent];

@@ -1,0 +1,200 @@
+// `sitegate idp`: a development identity provider (DESIGN §2) built on oidc-provider, so a newcomer
+// can try OAuth locally and tests run against a real authorization server. Dynamic client
+// registration (RFC 7591), PKCE, loopback redirect URIs on any port (RFC 8252 §7.3: clients default
+// to application_type native), sign-in with the users table, and JWT access tokens for exactly one
+// resource, the MCP URL (RFC 8707 resource indicators, RFC 9068 format). Production points
+// OAUTH_ISSUER at any OIDC issuer instead.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { type JWK, exportJWK, generateKeyPair } from 'jose';
+import Provider, { type Configuration, errors } from 'oidc-provider';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import { verifyPassword } from '../../domain/users/passwords.js';
+import { SCOPES } from '../../gate/scopes.js';
+import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
+
+export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };
+
+export type IdpOptions = {
+  db: Db;
+  /** The MCP URL: the only resource tokens are issued for, and their audience. */
+  audience: string;
+  host?: string;
+  port?: number;
+  /** Private signing keys (JWKS); random RS256 keys when omitted (tests pass their own). */
+  jwks?: { keys: JWK[] };
+  accessTokenTtlSeconds?: number;
+};
+
+export async function signingKeys(): Promise<{ keys: JWK[] }> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  return { keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: randomBytes(8).toString('hex') }] };
+}
+
+function configuration(opts: IdpOptions, jwks: { keys: JWK[] }): Configuration {
+  const { db, audience } = opts;
+  return {
+    clients: [],
+    jwks: jwks as Configuration['jwks'],
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    scopes: ['openid', 'offline_access', ...SCOPES],
+    claims: { openid: ['sub'], email: ['email'] },
+    clientDefaults: {
+      application_type: 'native',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    responseTypes: ['code'], // OAuth 2.1: authorization code only, no implicit grant
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: opts.accessTokenTtlSeconds ?? 3600,
+      AuthorizationCode: 60,
+      ClientCredentials: 600,
+      Grant: 14 * 86_400,
+      IdToken: 3600,
+      Interaction: 600,
+      RefreshToken: 14 * 86_400,
+      Session: 14 * 86_400,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== audience) throw new errors.InvalidTarget();
+          return {
+            scope: SCOPES.join(' '),
+            audience,
+            accessTokenTTL: opts.accessTokenTtlSeconds ?? 3600,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    async findAccount(_ctx, id) {
+      const [user] = await db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(eq(users.id, id));
+      if (!user) return undefined;
+      return { accountId: user.id, claims: () => ({ sub: user.id, email: user.email }) };
+    },
+  };
+}
+
+async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > 16_384) throw new Error('form too large');
+    chunks.push(c as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function startIdp(opts: IdpOptions): Promise<Idp> {
+  const host = opts.host ?? '127.0.0.1';
+  const jwks = opts.jwks ?? (await signingKeys());
+  // Listen first so the issuer URL carries the real port (port 0 picks a free one).
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const issuer = `http://${host}:${port}`;
+  const provider = new Provider(issuer, configuration(opts, jwks));
+  const callback = provider.callback();
+
+  const send = (res: http.ServerResponse, status: number, html: string) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(html);
+  };
+
+  const interaction = async (req: http.IncomingMessage, res: http.ServerResponse, action?: string) => {
+    const details = await provider.interactionDetails(req, res);
+    const clientId = String(details.params.client_id ?? '');
+    if (req.method === 'GET') {
+      if (details.prompt.name === 'login') return send(res, 200, loginPage(details.uid, clientId));
+      return send(res, 200, consentPage(details.uid, clientId, String(details.params.scope ?? '')));
+    }
+    const form = await readForm(req);
+    if (action === 'login') {
+      const email = (form.get('email') ?? '').trim().toLowerCase();
+      const [user] = await opts.db.select().from(users).where(eq(users.email, email));
+      const ok = user ? await verifyPassword(form.get('password') ?? '', user.passwordHash) : false;
+      if (!user || !ok) return send(res, 401, loginPage(details.uid, clientId, 'Wrong email or password.'));
+      return provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: user.id } },
+        { mergeWithLastSubmission: false },
+      );
+    }
+    if (action === 'abort') {
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The user declined.' },
+        { mergeWithLastSubmission: false },
+      );
+    }
+    // Consent: grant exactly what the prompt says is missing.
+    const accountId = details.session?.accountId;
+    if (!accountId) return send(res, 400, 'No session.');
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId, clientId });
+    if (!grant) return send(res, 400, 'Unknown grant.');
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+      grant.addResourceScope(resource, scopes.join(' '));
+    }
+    const grantId = await grant.save();
+    return provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
+  };
+
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec((req.url ?? '').split('?')[0]!);
+    if (!m) return callback(req, res);
+    interaction(req, res, m[2]).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 400, `Sign-in failed: ${escapeHtml(String((err as Error).message))}`);
+    });
+  });
+
+  return {
+    issuer,
+    provider,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -1,0 +1,29 @@
+// Client configuration snippets shown with a new token (Claude Desktop, VS Code, Cursor).
+import { clientConfig } from '../../cli/serve.js';
+
+export function clientSnippets(mcpUrl: string, token: string): Array<{ client: string; json: string }> {
+  const auth = `Authorization: Bearer ${token}`;
+  return [
+    {
+      client: 'Claude Desktop (claude_desktop_config.json)',
+      json: JSON.stringify(
+        {
+          mcpServers: { sitegate: { command: 'npx', args: ['-y', 'mcp-remote', mcpUrl, '--header', auth] } },
+        },
+        null,
+        2,
+      ),
+    },
+    {
+      client: 'VS Code (.vscode/mcp.json)',
+      json: JSON.stringify(
+        {
+          servers: { sitegate: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } },
+        },
+        null,
+        2,
+      ),
+    },
+    { client: 'Cursor (~/.cursor/mcp.json)', json: JSON.stringify(clientConfig(mcpUrl, token), null, 2) },
+  ];
+}

@@ -1,0 +1,110 @@
+// /dashboard/connect: device-code approval and OAuth client binding (SPEC §4.2, §5 rule 1). Owner
+// only; user-code look-ups are rate-limited per signed-in user against guessing.
+import type { Context, Hono } from 'hono';
+import { bindOAuthClient, pendingSignInByCode, pendingSignIns } from '../../auth/oauth/binding.js';
+import { ownedWebsites } from '../../auth/owner.js';
+import { approvePairing, declinePairing, pendingPairingByUserCode } from '../../auth/pairing.js';
+import { Refusal } from '../../domain/errors.js';
+import type { AppDeps } from '../deps.js';
+import { ConnectPage, type ConnectProps } from '../pages/connect.js';
+import { postedScopes } from '../pages/grant-fields.js';
+import { type WebEnv, requireUser } from '../session.js';
+
+const CODE_BUCKET = { key: 'pair-code', perMinute: 10 };
+const STATUS = { owner_only: 403, not_found: 404, conflict: 409, rate_limited: 429 } as const;
+
+export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
+  const { db, clock, config } = deps.services;
+
+  const render = async (
+    c: Context<WebEnv>,
+    extra: Partial<ConnectProps> = {},
+    status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
+  ) => {
+    const user = c.get('user')!;
+    const [sites, pending] = await Promise.all([
+      ownedWebsites(db, user.id),
+      pendingSignIns(db, user.id, clock()),
+    ]);
+    return c.html(
+      <ConnectPage user={user} csrf={c.get('csrf')} sites={sites} pending={pending} {...extra} />,
+      status,
+    );
+  };
+  const refused = (c: Context<WebEnv>, e: unknown, extra: Partial<ConnectProps> = {}) => {
+    if (!(e instanceof Refusal)) throw e;
+    const status = (STATUS as Record<string, 403 | 404 | 409 | 429>)[e.code] ?? 400;
+    return render(c, { ...extra, message: { kind: 'error', text: e.message } }, status);
+  };
+
+  app.get('/dashboard/connect', requireUser(), async (c) => {
+    const code = c.req.query('code')?.trim();
+    if (!code) return render(c);
+    try {
+      await deps.limits.consumeKey(CODE_BUCKET, c.get('user')!.id);
+    } catch (e) {
+      return refused(c, e, { code });
+    }
+    const [pairing, signIn] = await Promise.all([
+      pendingPairingByUserCode(db, code, clock()),
+      pendingSignInByCode(db, code, clock()),
+    ]);
+    return render(c, { code, pairing, signIn });
+  });
+
+  app.post('/dashboard/connect/pairing', requireUser(), async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const user = c.get('user')!;
+    const userCode = String(form.code ?? '');
+    const websiteId = String(form.websiteId ?? '');
+    try {
+      await deps.limits.consumeKey(CODE_BUCKET, user.id);
+      if (form.decision === 'decline') {
+        await declinePairing(db, { userId: user.id, userCode, websiteId }, clock());
+        return render(c, { message: { kind: 'ok', text: 'Declined. The tool gets no access.' } });
+      }
+      await approvePairing(
+        db,
+        {
+          userId: user.id,
+          userCode,
+          websiteId,
+          reach: form.reach === 'workspace' ? 'workspace' : 'website',
+          scopes: postedScopes(form),
+        },
+        clock(),
+      );
+      return render(c, { message: { kind: 'ok', text: 'Approved. You can go back to your terminal.' } });
+    } catch (e) {
+      return refused(c, e);
+    }
+  });
+
+  app.post('/dashboard/connect/oauth', requireUser(), async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const user = c.get('user')!;
+    if (!config.oauthIssuer) {
+      return render(c, { message: { kind: 'error', text: 'OAuth is not configured (OAUTH_ISSUER).' } }, 400);
+    }
+    try {
+      const code = typeof form.code === 'string' && form.code ? form.code : undefined;
+      if (code) await deps.limits.consumeKey(CODE_BUCKET, user.id);
+      const conn = await bindOAuthClient(
+        db,
+        {
+          userId: user.id,
+          issuer: config.oauthIssuer,
+          code,
+          clientId: String(form.clientId ?? ''),
+          websiteId: String(form.websiteId ?? ''),
+          reach: form.reach === 'workspace' ? 'workspace' : 'website',
+          scopes: postedScopes(form),
+        },
+        clock(),
+      );
+      return render(c, { message: { kind: 'ok', text: `Connected: ${conn.name}.` } });
+    } catch (e) {
+      return refused(c, e);
+    }
+  });
+}

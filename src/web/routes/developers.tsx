@@ -1,0 +1,115 @@
+// /settings/advanced/developers (DESIGN §5.5): adapters only; the rules live in src/auth/ and
+// src/domain/activity/. A token is rendered once in the POST response, never stored or redirected.
+import type { Context, Hono } from 'hono';
+import { createConnection, listConnections, revokeConnection } from '../../auth/connections.js';
+import { createDeliveryToken, listDeliveryTokens, revokeDeliveryToken } from '../../auth/delivery.js';
+import { ownedWebsites } from '../../auth/owner.js';
+import { listActivity } from '../../domain/activity/list.js';
+import { Refusal } from '../../domain/errors.js';
+import type { AppDeps } from '../deps.js';
+import { DevelopersPage, type DevelopersProps } from '../pages/developers.js';
+import { postedScopes } from '../pages/grant-fields.js';
+import { clientSnippets } from '../pages/snippets.js';
+import { type WebEnv, requireUser } from '../session.js';
+
+const BASE = '/settings/advanced/developers';
+const STATUS = { owner_only: 403, not_found: 404, invalid_input: 400 } as const;
+
+export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
+  const { db, clock, config } = deps.services;
+
+  const render = async (
+    c: Context<WebEnv>,
+    extra: Partial<DevelopersProps> = {},
+    status: 200 | 400 | 403 | 404 = 200,
+  ) => {
+    const user = c.get('user')!;
+    const sites = await ownedWebsites(db, user.id);
+    const siteIds = new Set(sites.map((s) => s.id));
+    const companyIds = [...new Set(sites.map((s) => s.companyId))];
+    const connections = (await Promise.all(companyIds.map((id) => listConnections(db, id))))
+      .flat()
+      .filter((conn) => siteIds.has(conn.websiteId));
+    const connectionId = c.req.query('connectionId') || undefined;
+    const outcome = c.req.query('outcome') || undefined;
+    const before = Number(c.req.query('before')) || undefined;
+    const activity = await listActivity(
+      db,
+      {
+        companyIds,
+        connectionId:
+          connectionId && connections.some((x) => x.id === connectionId) ? connectionId : undefined,
+        outcome,
+        before,
+      },
+      clock(),
+    );
+    return c.html(
+      <DevelopersPage
+        user={user}
+        csrf={c.get('csrf')}
+        sites={sites}
+        connections={connections}
+        deliveryTokens={await listDeliveryTokens(db, [...siteIds])}
+        activity={activity}
+        filter={{ connectionId, outcome }}
+        {...extra}
+      />,
+      status,
+    );
+  };
+  const refused = (c: Context<WebEnv>, e: unknown) => {
+    if (!(e instanceof Refusal)) throw e;
+    const status = (STATUS as Record<string, 400 | 403 | 404>)[e.code] ?? 400;
+    return render(c, { message: { kind: 'error', text: e.message } }, status);
+  };
+
+  app.get(BASE, requireUser(), (c) => render(c));
+
+  app.post(`${BASE}/connections`, requireUser(), async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    try {
+      const { token } = await createConnection(db, {
+        userId: c.get('user')!.id,
+        websiteId: String(form.websiteId ?? ''),
+        name: String(form.name ?? ''),
+        reach: form.reach === 'workspace' ? 'workspace' : 'website',
+        scopes: postedScopes(form),
+      });
+      const mcpUrl = `${config.baseUrl}/api/mcp`;
+      return render(c, {
+        created: { kind: 'connection', token: token!, snippets: clientSnippets(mcpUrl, token!) },
+      });
+    } catch (e) {
+      return refused(c, e);
+    }
+  });
+
+  app.post(`${BASE}/connections/:id/revoke`, requireUser(), async (c) => {
+    try {
+      await revokeConnection(db, c.get('user')!.id, c.req.param('id'), clock());
+      return c.redirect(BASE, 303);
+    } catch (e) {
+      return refused(c, e);
+    }
+  });
+
+  app.post(`${BASE}/delivery`, requireUser(), async (c) => {
+    const form = await c.req.parseBody();
+    try {
+      const { token } = await createDeliveryToken(db, c.get('user')!.id, String(form.websiteId ?? ''));
+      return render(c, { created: { kind: 'delivery', token, snippets: [] } });
+    } catch (e) {
+      return refused(c, e);
+    }
+  });
+
+  app.post(`${BASE}/delivery/:id/revoke`, requireUser(), async (c) => {
+    try {
+      await revokeDeliveryToken(db, c.get('user')!.id, c.req.param('id'), clock());
+      return c.redirect(BASE, 303);
+    } catch (e) {
+      return refused(c, e);
+    }
+  });
+}

@@ -1,0 +1,59 @@
+// The device-code pairing API (SPEC §4.2, DESIGN §5.4): JSON, no session, outside the form CSRF
+// guard. Start is rate-limited per client address; the statuses are the contract's.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, Hono } from 'hono';
+import { pollPairing, startPairing } from '../../auth/pairing.js';
+import { Refusal } from '../../domain/errors.js';
+import type { AppDeps } from '../deps.js';
+
+const START_BUCKET = { key: 'pair-start', perMinute: 30 };
+const POLL_BUCKET = { key: 'pair-poll', perMinute: 120 };
+
+export function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function jsonBody(c: Context): Promise<Record<string, unknown> | null> {
+  try {
+    const body = await c.req.json();
+    return body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function mountPairing(app: Hono, deps: AppDeps): void {
+  const { db, clock, config } = deps.services;
+  app.post('/v1/cli/pair/start', async (c) => {
+    const body = await jsonBody(c);
+    if (!body) return c.json({ error: 'invalid_request', message: 'Send a JSON body.' }, 400);
+    try {
+      await deps.limits.consumeKey(START_BUCKET, clientAddress(c));
+      const started = await startPairing(
+        db,
+        { scopes: body.scopes, clientName: body.clientName },
+        { now: clock(), baseUrl: config.baseUrl, intervalSeconds: config.pairIntervalSeconds },
+      );
+      return c.json(started, 201);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      const status = e.code === 'rate_limited' ? 429 : 400;
+      return c.json({ error: e.code, message: e.message }, status);
+    }
+  });
+  app.post('/v1/cli/pair/poll', async (c) => {
+    const body = await jsonBody(c);
+    try {
+      await deps.limits.consumeKey(POLL_BUCKET, clientAddress(c));
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      return c.json({ error: 'slow_down', message: e.message }, 429);
+    }
+    const r = await pollPairing(db, body?.deviceCode, clock());
+    return c.json(r.body, r.status);
+  });
+}

@@ -1,0 +1,74 @@
+// The Developers page in a real browser (Chromium via playwright-core): sign in, create a connection,
+// copy the token once with the copy button, revoke it; the revoked token then gets 401.
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  s = await startTestServer();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+const mcpStatus = async (token: string) =>
+  (
+    await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    })
+  ).status;
+
+it('creates a connection, copies the token once, revokes it; the token then gets 401', async () => {
+  const context = await browser.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+  const page = await context.newPage();
+  await page.goto(`${s.url}/settings/advanced/developers`);
+  await page.fill('input[name=email]', s.demo.users.owner.email);
+  await page.fill('input[name=password]', s.demo.users.owner.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/settings/advanced/developers');
+
+  await page.fill('input[name=name]', 'Browser bot');
+  await page.check('input[name=scopes][value=publish]');
+  await page.click('text=Create connection');
+  const token = (await page.textContent('#token-value'))!.trim();
+  expect(token).toMatch(/^sg_live_[0-9A-Za-z]{32}$/);
+  await page.click('text=Copy token');
+  await page.waitForSelector('text=Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  expect(await mcpStatus(token)).toBe(200);
+
+  // Shown once: a fresh load lists the connection by its prefix only.
+  await page.goto(`${s.url}/settings/advanced/developers`);
+  expect(await page.content()).not.toContain(token);
+  const row = page.locator('#connections tr', { hasText: 'Browser bot' });
+  await expect(row.textContent()).resolves.toContain('publish');
+  await row.locator('button', { hasText: 'Revoke' }).click();
+  await page.waitForURL('**/settings/advanced/developers');
+  await expect(page.locator('#connections tr', { hasText: 'Browser bot' }).textContent()).resolves.toContain(
+    'Revoked',
+  );
+  expect(await mcpStatus(token)).toBe(401);
+  await context.close();
+});
