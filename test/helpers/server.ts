@@ -40,6 +40,7 @@ export type TestServer = {
 
 export type Envelope = {
   ok: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read envelope data loosely
   data?: Record<string, unknown> & Record<string, any>;
   error?: { code: string; message: string; hint?: string };
   isError?: boolean;

@@ -42,6 +42,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
     if (live.slug !== page.slug) fields.push('address');
     if (live.seoTitle !== page.seoTitle) fields.push('search title');
     if (live.seoDescription !== page.seoDescription) fields.push('search description');
+    if ((live.excerpt ?? null) !== (page.excerpt ?? null)) fields.push('excerpt');
     if (fields.length) {
       out.push({
         pageId: page.id,
