@@ -52,6 +52,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
       });
     }
     const liveSections = new Map(live.sections.map((s, i) => [s.id, { s, i }]));
+    const stayed = inOrder(page.sections.map((s) => liveSections.get(s.id)?.i ?? -1).filter((i) => i >= 0));
     page.sections.forEach((s, i) => {
       const was = liveSections.get(s.id);
       liveSections.delete(s.id);
@@ -75,7 +76,8 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
           description: `Page ${name}: ${label} ${s.hidden ? 'hidden' : 'shown again'}.`,
         });
       }
-      if (was.i !== i) {
+      // Sections merely shifted by an insert or removal keep their relative order: not "moved".
+      if (!stayed.has(was.i)) {
         out.push({
           ...base,
           change: 'section_moved',
@@ -101,5 +103,25 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
       description: `Page "${live.title}" (/${live.slug}) is no longer in the draft.`,
     });
   }
+  return out;
+}
+
+/** The live indices that keep their relative order (a longest increasing subsequence, O(n log n)). */
+function inOrder(seq: number[]): Set<number> {
+  const tails: number[] = []; // tails[k] = index in seq ending the best run of length k+1
+  const prev = new Array<number>(seq.length).fill(-1);
+  for (let i = 0; i < seq.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  }
+  const out = new Set<number>();
+  for (let k = tails.length ? tails[tails.length - 1]! : -1; k >= 0; k = prev[k]!) out.add(seq[k]!);
   return out;
 }
