@@ -174,7 +174,10 @@ describe('rendering accepted content', () => {
           );
           assertSafe(html);
           // Escaped, not dropped: a heading reads back exactly as written.
-          if (type === 'hero') expect(cheerio.load(html)('h1').text()).toBe(String(parsed.data.heading));
+          if (type === 'hero')
+            expect(cheerio.load(html)('h1').text()).toBe(
+              String((parsed.data as { heading?: string }).heading),
+            );
         }),
         { numRuns: 400 },
       );
