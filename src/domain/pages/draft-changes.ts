@@ -1,8 +1,31 @@
 // What differs between the draft and the published snapshot, page by page and section by section,
 // in words an owner reads. Pure: takes both values, returns the list.
 import { isDeepStrictEqual } from 'node:util';
-import type { PublishedSnapshot } from '../../db/schema.js';
-import type { SnapshotPage } from '../sites/draft.js';
+
+/** A section as compared: either its content and layout, or a digest of both (see sites/digest.ts). */
+export type DiffSection = {
+  id: string;
+  type: string;
+  hidden: boolean;
+  content?: unknown;
+  layout?: unknown;
+  digest?: string;
+};
+export type DiffPage = {
+  id: string;
+  slug: string;
+  title: string;
+  kind: string;
+  excerpt?: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  sections: DiffSection[];
+};
+
+function sameSection(a: DiffSection, b: DiffSection): boolean {
+  if (a.digest !== undefined && b.digest !== undefined) return a.digest === b.digest;
+  return isDeepStrictEqual(a.content, b.content) && isDeepStrictEqual(a.layout, b.layout);
+}
 
 export type DraftChange = {
   pageId: string;
@@ -21,7 +44,7 @@ export type DraftChange = {
   description: string;
 };
 
-export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | null): DraftChange[] {
+export function diffDraft(draft: DiffPage[], published: { pages: DiffPage[] } | null): DraftChange[] {
   const out: DraftChange[] = [];
   const livePages = new Map((published?.pages ?? []).map((p) => [p.id, p]));
   for (const page of draft) {
@@ -42,7 +65,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
     if (live.slug !== page.slug) fields.push('address');
     if (live.seoTitle !== page.seoTitle) fields.push('search title');
     if (live.seoDescription !== page.seoDescription) fields.push('search description');
-    if ((live.excerpt ?? null) !== (page.excerpt ?? null)) fields.push('excerpt');
+    if (live.excerpt !== undefined && live.excerpt !== (page.excerpt ?? null)) fields.push('excerpt');
     if (fields.length) {
       out.push({
         pageId: page.id,
@@ -66,7 +89,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
         });
         return;
       }
-      if (!isDeepStrictEqual(was.s.content, s.content) || !isDeepStrictEqual(was.s.layout, s.layout)) {
+      if (!sameSection(was.s, s)) {
         out.push({ ...base, change: 'section_updated', description: `Page ${name}: ${label} edited.` });
       }
       if (was.s.hidden !== s.hidden) {

@@ -30,8 +30,9 @@ const HOLE = /\u0000(\d+)\u0000/g;
 function emphasis(escaped: string): string {
   return escaped
     .replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[^\w*])\*([^*\n]+?)\*(?!\w)/g, '$1<em>$2</em>')
-    .replace(/(^|[^\w])_([^_\n]+?)_(?!\w)/g, '$1<em>$2</em>');
+    // As in CommonMark, a delimiter next to a space does not open or close emphasis ("2 * 3 * 4").
+    .replace(/(^|[^\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?!\w)/g, '$1<em>$2</em>')
+    .replace(/(^|[^\w])_([^_\s](?:[^_\n]*?[^_\s])?)_(?!\w)/g, '$1<em>$2</em>');
 }
 
 /** One line of inline Markdown to safe HTML. */
