@@ -28,11 +28,13 @@ const LINK = /\[([^\]\n]{1,500})\]\(([^)\s]{1,2000})\)/g;
 const HOLE = /\u0000(\d+)\u0000/g;
 
 function emphasis(escaped: string): string {
-  return escaped
-    .replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>')
-    // As in CommonMark, a delimiter next to a space does not open or close emphasis ("2 * 3 * 4").
-    .replace(/(^|[^\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?!\w)/g, '$1<em>$2</em>')
-    .replace(/(^|[^\w])_([^_\s](?:[^_\n]*?[^_\s])?)_(?!\w)/g, '$1<em>$2</em>');
+  return (
+    escaped
+      .replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>')
+      // As in CommonMark, a delimiter next to a space does not open or close emphasis ("2 * 3 * 4").
+      .replace(/(^|[^\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?!\w)/g, '$1<em>$2</em>')
+      .replace(/(^|[^\w])_([^_\s](?:[^_\n]*?[^_\s])?)_(?!\w)/g, '$1<em>$2</em>')
+  );
 }
 
 /** One line of inline Markdown to safe HTML. */
