@@ -8,6 +8,7 @@ import { Refusal, invalidInput } from '../errors.js';
 import {
   assertOwnAssets,
   bumpDraft,
+  findSection,
   lockPage,
   lockPageSections,
   lockSection,
@@ -152,7 +153,7 @@ export async function setSectionHidden(
 
 /** get_section_json (advanced editor): the section's full draft JSON. */
 export async function getSectionJson(ctx: SiteCtx, input: { pageId: string; sectionId: string }) {
-  const row = await lockSection(ctx, input.pageId, input.sectionId);
+  const row = await findSection(ctx, input.pageId, input.sectionId);
   return { sectionId: row.id, type: row.type, content: row.content, layout: row.layout, rev: row.rev };
 }
 

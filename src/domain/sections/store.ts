@@ -23,13 +23,23 @@ export async function lockPage(ctx: SiteCtx, pageId: string): Promise<PageRow> {
 
 /** Locks one section that must sit on `pageId` of the context's website (else not_found). */
 export async function lockSection(ctx: SiteCtx, pageId: string, sectionId: string): Promise<SectionRow> {
-  const [row] = await ctx.tx
+  return findSection(ctx, pageId, sectionId, true);
+}
+
+/** One section of `pageId` on the context's website, optionally locked; a foreign one is not_found. */
+export async function findSection(
+  ctx: SiteCtx,
+  pageId: string,
+  sectionId: string,
+  lock = false,
+): Promise<SectionRow> {
+  const q = ctx.tx
     .select()
     .from(sections)
     .where(
       and(eq(sections.id, sectionId), eq(sections.pageId, pageId), eq(sections.websiteId, ctx.website.id)),
-    )
-    .for('update');
+    );
+  const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound('section');
   return row;
 }
