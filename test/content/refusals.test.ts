@@ -238,6 +238,28 @@ describe('unsafe or mistyped content is invalid_input and writes nothing', () =>
       { pageId: d.pages.home, title: '<b>x</b>' },
       'invalid_input',
     );
+    await refused(
+      d,
+      d.tokens.default,
+      'update_page_seo',
+      { pageId: d.pages.home, description: 'javascript:alert(1)' },
+      'invalid_input',
+    );
+    await refused(
+      d,
+      d.tokens.default,
+      'create_page',
+      { title: '<script>alert(1)</script>' },
+      'invalid_input',
+    );
+    await refused(d, d.tokens.default, 'create_page', { title: 'Ok', slug: 'a/../b' }, 'invalid_input');
+    await refused(
+      d,
+      d.tokens.default,
+      'create_blog_post',
+      { title: 'T', body: 'ok', excerpt: '<i>x</i>' },
+      'invalid_input',
+    );
   });
 
   it('stale_revision when clientRev is not the current rev', async () => {
