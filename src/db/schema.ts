@@ -99,6 +99,8 @@ export type PublishedSnapshot = {
     slug: string;
     title: string;
     kind: string;
+    /** Blog post excerpt (absent in snapshots taken before it was recorded). */
+    excerpt?: string | null;
     seoTitle: string | null;
     seoDescription: string | null;
     sections: Array<{ id: string; type: string; content: unknown; layout: unknown; hidden: boolean }>;

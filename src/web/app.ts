@@ -18,7 +18,9 @@ export function createApp(deps: AppDeps): Hono {
     await next();
     // Owner pages are never framed and never cached (clickjacking on approval buttons).
     c.header('X-Frame-Options', 'DENY');
-    c.header('Content-Security-Policy', "frame-ancestors 'none'");
+    // A page that set its own, stricter policy (rendered sites, assets) keeps it; it denies framing too.
+    if (!c.res.headers.has('Content-Security-Policy'))
+      c.header('Content-Security-Policy', "frame-ancestors 'none'");
     c.header('Cache-Control', 'no-store');
   });
   web.use('*', sessionMiddleware(deps.services.db, deps.services.clock));

@@ -1,8 +1,31 @@
 // What differs between the draft and the published snapshot, page by page and section by section,
 // in words an owner reads. Pure: takes both values, returns the list.
 import { isDeepStrictEqual } from 'node:util';
-import type { PublishedSnapshot } from '../../db/schema.js';
-import type { SnapshotPage } from '../sites/draft.js';
+
+/** A section as compared: either its content and layout, or a digest of both (see sites/digest.ts). */
+export type DiffSection = {
+  id: string;
+  type: string;
+  hidden: boolean;
+  content?: unknown;
+  layout?: unknown;
+  digest?: string;
+};
+export type DiffPage = {
+  id: string;
+  slug: string;
+  title: string;
+  kind: string;
+  excerpt?: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  sections: DiffSection[];
+};
+
+function sameSection(a: DiffSection, b: DiffSection): boolean {
+  if (a.digest !== undefined && b.digest !== undefined) return a.digest === b.digest;
+  return isDeepStrictEqual(a.content, b.content) && isDeepStrictEqual(a.layout, b.layout);
+}
 
 export type DraftChange = {
   pageId: string;
@@ -21,7 +44,7 @@ export type DraftChange = {
   description: string;
 };
 
-export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | null): DraftChange[] {
+export function diffDraft(draft: DiffPage[], published: { pages: DiffPage[] } | null): DraftChange[] {
   const out: DraftChange[] = [];
   const livePages = new Map((published?.pages ?? []).map((p) => [p.id, p]));
   for (const page of draft) {
@@ -42,6 +65,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
     if (live.slug !== page.slug) fields.push('address');
     if (live.seoTitle !== page.seoTitle) fields.push('search title');
     if (live.seoDescription !== page.seoDescription) fields.push('search description');
+    if (live.excerpt !== undefined && live.excerpt !== (page.excerpt ?? null)) fields.push('excerpt');
     if (fields.length) {
       out.push({
         pageId: page.id,
@@ -51,6 +75,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
       });
     }
     const liveSections = new Map(live.sections.map((s, i) => [s.id, { s, i }]));
+    const stayed = inOrder(page.sections.map((s) => liveSections.get(s.id)?.i ?? -1).filter((i) => i >= 0));
     page.sections.forEach((s, i) => {
       const was = liveSections.get(s.id);
       liveSections.delete(s.id);
@@ -64,7 +89,7 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
         });
         return;
       }
-      if (!isDeepStrictEqual(was.s.content, s.content) || !isDeepStrictEqual(was.s.layout, s.layout)) {
+      if (!sameSection(was.s, s)) {
         out.push({ ...base, change: 'section_updated', description: `Page ${name}: ${label} edited.` });
       }
       if (was.s.hidden !== s.hidden) {
@@ -74,7 +99,8 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
           description: `Page ${name}: ${label} ${s.hidden ? 'hidden' : 'shown again'}.`,
         });
       }
-      if (was.i !== i) {
+      // Sections merely shifted by an insert or removal keep their relative order: not "moved".
+      if (!stayed.has(was.i)) {
         out.push({
           ...base,
           change: 'section_moved',
@@ -100,5 +126,25 @@ export function diffDraft(draft: SnapshotPage[], published: PublishedSnapshot | 
       description: `Page "${live.title}" (/${live.slug}) is no longer in the draft.`,
     });
   }
+  return out;
+}
+
+/** The live indices that keep their relative order (a longest increasing subsequence, O(n log n)). */
+function inOrder(seq: number[]): Set<number> {
+  const tails: number[] = []; // tails[k] = index in seq ending the best run of length k+1
+  const prev = new Array<number>(seq.length).fill(-1);
+  for (let i = 0; i < seq.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  }
+  const out = new Set<number>();
+  for (let k = tails.length ? tails[tails.length - 1]! : -1; k >= 0; k = prev[k]!) out.add(seq[k]!);
   return out;
 }

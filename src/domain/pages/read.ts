@@ -4,6 +4,8 @@ import { pages, sections } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { notFound } from '../errors.js';
 import { diffDraft } from './draft-changes.js';
+import type { Db } from '../../db/client.js';
+import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
 import { loadDraft } from '../sites/draft.js';
 
 /** A short, readable label for a section in listings (never the whole content). */
@@ -66,9 +68,18 @@ export async function getPage(ctx: SiteCtx, pageId: string) {
   };
 }
 
+/** What differs from the live site; compares digests so no section content leaves the database. */
+export async function draftChanges(
+  tx: Db,
+  website: { id: string; publishedRev: number | null; publishedAt: Date | null },
+) {
+  // One after the other: a transaction is one connection (node-postgres must not interleave queries).
+  const draft = await loadDraftDigest(tx, website.id);
+  return diffDraft(draft, await publishedDigest(tx, website));
+}
+
 export async function listDraftChanges(ctx: SiteCtx) {
-  const draft = await loadDraft(ctx.tx, ctx.website.id);
-  const changes = diffDraft(draft, ctx.website.published ?? null);
+  const changes = await draftChanges(ctx.tx, ctx.website);
   return {
     published: ctx.website.publishedRev !== null,
     draftRevision: ctx.website.draftRev,

@@ -4,7 +4,11 @@
 import { z } from 'zod';
 
 const TAG_LIKE = /<\s*\/?\s*[a-zA-Z!?]/;
-const BAD_SCHEME = /\b(?:javascript|vbscript|data)\s*:/i;
+// javascript:/vbscript: anywhere; data: only where it looks like a URL ("data:text/html,…", "data:,…"),
+// so an owner can still write "Our data: 5 loaves a day".
+const BAD_SCHEME = /\b(?:javascript|vbscript)\s*:|\bdata\s*:\s*(?:[a-z-]+\/[a-z0-9.+-]+|[,;])/i;
+/** Markdown link targets inside text: `[label](target)`. Each target must pass isSafeUrl. */
+export const MD_LINK = /\[([^\]\n]{1,500})\]\(([^)\s]{1,2000})\)/g;
 
 /** Plain text or Markdown: no tags, no script-capable URL schemes, no control characters. */
 export const SafeText = (max: number) =>
@@ -18,6 +22,9 @@ export const SafeText = (max: number) =>
     // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
     .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), {
       message: 'Control characters are not allowed.',
+    })
+    .refine((s) => [...s.matchAll(MD_LINK)].every((m) => isSafeUrl(m[2]!)), {
+      message: 'A Markdown link must point to an https:// or http:// address, a path starting with / or #.',
     });
 
 export const ASSET_ID = /^asset_[0-9A-Za-z]{16}$/;

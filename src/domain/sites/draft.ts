@@ -30,6 +30,7 @@ export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage
     slug: p.slug,
     title: p.title,
     kind: p.kind,
+    excerpt: p.excerpt,
     seoTitle: p.seoTitle,
     seoDescription: p.seoDescription,
     sections: byPage.get(p.id) ?? [],

@@ -2,8 +2,7 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { companies, domains, pages, sections, websiteMembers, websites } from '../../db/schema.js';
 import type { SiteCtx, WorkspaceCtx } from '../context.js';
-import { diffDraft } from '../pages/draft-changes.js';
-import { loadDraft } from './draft.js';
+import { draftChanges } from '../pages/read.js';
 
 export type SiteSummary = {
   websiteId: string;
@@ -72,8 +71,7 @@ export async function siteOverview(ctx: SiteCtx) {
     .select({ hostname: domains.hostname, status: domains.status, primary: domains.isPrimary })
     .from(domains)
     .where(eq(domains.websiteId, w.id));
-  const draft = await loadDraft(ctx.tx, w.id);
-  const changes = diffDraft(draft, w.published ?? null);
+  const changes = await draftChanges(ctx.tx, w);
   const base = ctx.services.config.baseUrl;
   return {
     websiteId: w.id,

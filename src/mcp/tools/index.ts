@@ -9,11 +9,13 @@ import * as domains from './domains.js';
 import * as images from './images.js';
 import * as settings from './settings.js';
 import * as importTools from './import.js';
+import * as content from './content.js';
 import * as site from './site.js';
 import * as workspace from './workspace.js';
 
 const modules: Array<Record<string, unknown>> = [
   site,
+  content,
   plans,
   access,
   documents,

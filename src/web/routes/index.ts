@@ -7,6 +7,7 @@ import { mountConnect } from './connect.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
 import { mountLogin } from './login.js';
+import { mountPreview } from './preview.js';
 import { mountPairing } from './pairing.js';
 import { mountSchemas } from './schemas.js';
 
@@ -18,6 +19,7 @@ export const ROUTES: RouteModule[] = [
   mountDevelopers,
   mountConnect,
   mountSchemas,
+  mountPreview,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */

@@ -1,0 +1,117 @@
+// Row-level access to draft sections for the write tools (SPEC §4.5 content:write): every edit locks
+// the rows it reads (SELECT … FOR UPDATE) so two writers on one section never lose an update, bumps the
+// section's `rev` and the website's draft revision, all inside the caller's one transaction (ctx.tx).
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { assets, pages, sections, websites } from '../../db/schema.js';
+import type { SiteCtx } from '../context.js';
+import { invalidInput, notFound } from '../errors.js';
+import { ASSET_ID, MD_LINK } from './types.js';
+
+export type SectionRow = typeof sections.$inferSelect;
+export type PageRow = typeof pages.$inferSelect;
+
+/** Locks a page of the context's website; a page of another site is the same not_found as a missing one. */
+export async function lockPage(ctx: SiteCtx, pageId: string): Promise<PageRow> {
+  const [page] = await ctx.tx
+    .select()
+    .from(pages)
+    .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)))
+    .for('update');
+  if (!page) throw notFound('page');
+  return page;
+}
+
+/** Locks one section that must sit on `pageId` of the context's website (else not_found). */
+export async function lockSection(ctx: SiteCtx, pageId: string, sectionId: string): Promise<SectionRow> {
+  return findSection(ctx, pageId, sectionId, true);
+}
+
+/** One section of `pageId` on the context's website, optionally locked; a foreign one is not_found. */
+export async function findSection(
+  ctx: SiteCtx,
+  pageId: string,
+  sectionId: string,
+  lock = false,
+): Promise<SectionRow> {
+  const q = ctx.tx
+    .select()
+    .from(sections)
+    .where(
+      and(eq(sections.id, sectionId), eq(sections.pageId, pageId), eq(sections.websiteId, ctx.website.id)),
+    );
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound('section');
+  return row;
+}
+
+/** The sections of a page in order, locked (used when positions change). */
+export async function lockPageSections(ctx: SiteCtx, pageId: string): Promise<SectionRow[]> {
+  return ctx.tx
+    .select()
+    .from(sections)
+    .where(and(eq(sections.pageId, pageId), eq(sections.websiteId, ctx.website.id)))
+    .orderBy(asc(sections.position), asc(sections.createdAt))
+    .for('update');
+}
+
+/** Writes a locked section's new values, bumping its rev and the site's draft revision. */
+export async function saveSection(
+  ctx: SiteCtx,
+  row: SectionRow,
+  patch: Partial<Pick<SectionRow, 'content' | 'layout' | 'hidden' | 'position'>>,
+): Promise<{ rev: number; draftRevision: number }> {
+  const rev = row.rev + 1;
+  await ctx.tx
+    .update(sections)
+    .set({ ...patch, rev, updatedAt: ctx.now })
+    .where(eq(sections.id, row.id));
+  return { rev, draftRevision: await bumpDraft(ctx) };
+}
+
+/** One more draft revision for the website (atomic increment); returns the new value. */
+export async function bumpDraft(ctx: SiteCtx): Promise<number> {
+  const [r] = await ctx.tx
+    .update(websites)
+    .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: ctx.now })
+    .where(eq(websites.id, ctx.website.id))
+    .returning({ draftRev: websites.draftRev });
+  return r!.draftRev;
+}
+
+/** Writes positions 0..n-1 in the given order, touching only rows whose position changed. */
+export async function renumber(ctx: SiteCtx, ordered: SectionRow[]): Promise<void> {
+  for (const [i, s] of ordered.entries()) {
+    if (s.position !== i) {
+      await ctx.tx.update(sections).set({ position: i }).where(eq(sections.id, s.id));
+    }
+  }
+}
+
+/** Every library asset id a content value refers to (URL fields and Markdown link targets). */
+export function assetIdsIn(value: unknown, out = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    if (ASSET_ID.test(value)) out.add(value);
+    for (const m of value.matchAll(MD_LINK)) if (ASSET_ID.test(m[2]!)) out.add(m[2]!);
+  } else if (Array.isArray(value)) {
+    for (const v of value) assetIdsIn(v, out);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) assetIdsIn(v, out);
+  }
+  return out;
+}
+
+/** Refuses content that names a library asset of another site (or none): ids are checked, not trusted. */
+export async function assertOwnAssets(ctx: SiteCtx, content: unknown): Promise<void> {
+  const ids = [...assetIdsIn(content)];
+  if (!ids.length) return;
+  const found = await ctx.tx
+    .select({ id: assets.id })
+    .from(assets)
+    .where(and(inArray(assets.id, ids), eq(assets.websiteId, ctx.website.id)));
+  if (found.length !== ids.length) {
+    throw invalidInput(
+      'The content names a library asset that this website does not have.',
+      'Use an assetId returned by generate_image for this website, or an https:// image address.',
+    );
+  }
+}

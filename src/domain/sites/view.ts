@@ -1,0 +1,79 @@
+// What the pages people look at may show (issue 3 item 5, DESIGN §5.5): the draft to members of the
+// site only, the published snapshot to anyone once published, and library assets only when their
+// site is published or the viewer is a member. Read-only; no HTTP here.
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { type PublishedSnapshot, assets, brands, websiteMembers, websites } from '../../db/schema.js';
+import { type Role, isRole } from '../../gate/scopes.js';
+import { type SnapshotPage, loadDraft } from './draft.js';
+
+/** The user's live role on the website, or null when not a member (or the site does not exist). */
+export async function memberRole(db: Db, userId: string, websiteId: string): Promise<Role | null> {
+  const [row] = await db
+    .select({ role: websiteMembers.role })
+    .from(websiteMembers)
+    .where(and(eq(websiteMembers.websiteId, websiteId), eq(websiteMembers.userId, userId)));
+  return row && isRole(row.role) ? row.role : null;
+}
+
+export type SiteView = {
+  websiteId: string;
+  name: string;
+  pages: SnapshotPage[];
+  brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
+};
+
+/** The draft (for members) or the published snapshot (null when never published or unpublished). */
+export async function loadSiteView(
+  db: Db,
+  websiteId: string,
+  which: 'draft' | 'published',
+): Promise<SiteView | null> {
+  const [row] = await db
+    .select({
+      id: websites.id,
+      name: websites.name,
+      published: websites.published,
+      palette: brands.palette,
+      fonts: brands.fonts,
+    })
+    .from(websites)
+    .leftJoin(brands, eq(brands.websiteId, websites.id))
+    .where(eq(websites.id, websiteId));
+  if (!row) return null;
+  let pages: SnapshotPage[];
+  if (which === 'published') {
+    const snap = row.published as PublishedSnapshot | null;
+    if (!snap) return null;
+    pages = snap.pages;
+  } else {
+    pages = await loadDraft(db, websiteId);
+  }
+  return {
+    websiteId: row.id,
+    name: row.name,
+    pages,
+    brand: { palette: row.palette ?? {}, fonts: row.fonts ?? {} },
+  };
+}
+
+/** The page at a site path: "" is the home page (slug "home", else the first page). */
+export function pageAt(view: SiteView, path: string): SnapshotPage | null {
+  const slug = path.replace(/^\/+|\/+$/g, '');
+  if (!slug)
+    return view.pages.find((p) => p.slug === 'home') ?? view.pages.find((p) => p.kind === 'page') ?? null;
+  return view.pages.find((p) => p.slug === slug) ?? null;
+}
+
+/** An asset row if this viewer may fetch it: its site is published, or the viewer is a member. */
+export async function visibleAsset(db: Db, assetId: string, userId: string | null) {
+  const [row] = await db
+    .select({ asset: assets, publishedRev: websites.publishedRev })
+    .from(assets)
+    .innerJoin(websites, eq(websites.id, assets.websiteId))
+    .where(eq(assets.id, assetId));
+  if (!row) return null;
+  if (row.publishedRev !== null) return row.asset;
+  if (userId && (await memberRole(db, userId, row.asset.websiteId))) return row.asset;
+  return null;
+}

@@ -1,0 +1,111 @@
+// A whole site page (draft preview or published): navigation, sections, brand colours and fonts.
+// Brand values are used only when they match a strict pattern (hex colour, plain font name); the
+// stylesheet is fixed text, and the page carries a CSP that allows no script at all.
+import { escapeHtml as e, makeResolver } from './markdown.js';
+import { type RenderSection, renderSection } from './sections.js';
+
+export type RenderPage = {
+  slug: string;
+  title: string;
+  kind: string;
+  excerpt?: string | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  sections: RenderSection[];
+};
+
+export type RenderSite = {
+  siteName: string;
+  /** Where site-relative links point: /sites/<id> or /editor/<id>. */
+  basePath: string;
+  mode: 'draft' | 'live';
+  nav: Array<{ slug: string; title: string }>;
+  hasPosts: boolean;
+  brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
+};
+
+/** Content-Security-Policy of rendered site pages: no scripts, no plugins, no framing. */
+export const SITE_CSP =
+  "default-src 'none'; img-src 'self' https: http:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const HEX = /^#[0-9a-fA-F]{3,8}$/;
+const FONT = /^[A-Za-z0-9 ]{1,40}$/;
+
+function brandCss(brand: RenderSite['brand']): string {
+  const vars: string[] = [];
+  const map: Record<string, string> = {
+    primary: '--primary',
+    secondary: '--secondary',
+    accent: '--accent',
+    text: '--text',
+    background: '--bg',
+  };
+  for (const [k, v] of Object.entries(map)) {
+    const c = brand.palette[k];
+    if (c && HEX.test(c)) vars.push(`${v}:${c}`);
+  }
+  const font = (f: string | undefined, v: string) => {
+    if (f && FONT.test(f)) vars.push(`${v}:"${f}",system-ui,sans-serif`);
+  };
+  font(brand.fonts.heading, '--font-heading');
+  font(brand.fonts.body, '--font-body');
+  return vars.length ? `:root{${vars.join(';')}}` : '';
+}
+
+const CSS = `:root{--primary:#333;--secondary:#eee;--accent:#06c;--text:#1b1b1f;--bg:#fff;--font-heading:system-ui,sans-serif;--font-body:system-ui,sans-serif}
+*{box-sizing:border-box}body{margin:0;font:17px/1.6 var(--font-body);color:var(--text);background:var(--bg)}
+h1,h2,h3,h4{font-family:var(--font-heading);line-height:1.2}img{max-width:100%;height:auto;border-radius:8px}
+a{color:var(--accent)}.site-header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:1rem 1.5rem;border-bottom:1px solid #0001}
+.site-header .brand{font-weight:700;font-size:1.2rem;color:var(--primary);text-decoration:none;margin-right:auto}
+.site-header nav a{margin-left:1rem;text-decoration:none;color:var(--text)}
+.draft-bar{background:#fff3cd;color:#5c4400;padding:.5rem 1.5rem;font-size:.9rem;border-bottom:1px solid #e6d28a}
+section .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inner{max-width:640px}.w-normal .inner{max-width:960px}
+.w-wide .inner{max-width:1200px}.w-full .inner{max-width:none}
+.py-none{padding:0}.py-sm{padding:1rem 0}.py-md{padding:2.5rem 0}.py-lg{padding:4rem 0}.py-xl{padding:6rem 0}
+.hero{display:grid;gap:2rem;align-items:center}.hero h1{font-size:clamp(2rem,5vw,3.2rem);margin:0 0 .5rem;color:var(--primary)}
+.lead{font-size:1.2rem}.btn{display:inline-block;margin-top:1rem;padding:.7rem 1.3rem;border-radius:8px;background:var(--primary);color:#fff;text-decoration:none}
+.grid{display:grid;gap:1.25rem;grid-template-columns:repeat(auto-fit,minmax(220px,1fr))}
+.card{border:1px solid #0002;border-radius:10px;padding:1.25rem;background:#fff8}.price{font-size:1.6rem;font-weight:700}
+blockquote{margin:0;padding:1rem 1.25rem;border-left:4px solid var(--accent);background:#0000000a}cite{display:block;margin-top:.5rem}
+details{border-bottom:1px solid #0002;padding:.75rem 0}summary{cursor:pointer;font-weight:600}
+.cta{text-align:center;background:var(--secondary);border-radius:12px;padding:2rem}address{font-style:normal}
+.is-hidden{opacity:.45;outline:2px dashed #b8860b}.hidden-note{font-size:.85rem;color:#8a6100;margin:0 0 .5rem}
+.site-footer{padding:2rem 1.5rem;color:#666;font-size:.9rem;border-top:1px solid #0001}
+.posts li{margin-bottom:1rem}
+@media (min-width:800px){.hero{grid-template-columns:3fr 2fr}}
+@media (max-width:640px){.hide-mobile{display:none}}@media (min-width:641px){.hide-desktop{display:none}}`;
+
+function shell(site: RenderSite, title: string, description: string | null, body: string): string {
+  const base = site.basePath;
+  const nav = site.nav
+    .map((p) => `<a href="${e(`${base}/${p.slug === 'home' ? '' : p.slug}`)}">${e(p.title)}</a>`)
+    .concat(site.hasPosts ? [`<a href="${e(`${base}/blog`)}">Blog</a>`] : [])
+    .join('');
+  const bar =
+    site.mode === 'draft'
+      ? '<div class="draft-bar" role="status">Draft preview: visitors do not see these changes until the owner publishes them.</div>'
+      : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title>${description ? `<meta name="description" content="${e(description)}">` : ''}${site.mode === 'draft' ? '<meta name="robots" content="noindex">' : ''}<style>${CSS}${brandCss(site.brand)}</style></head><body>${bar}<header class="site-header"><a class="brand" href="${e(`${base}/`)}">${e(site.siteName)}</a><nav>${nav}</nav></header><main>${body}</main><footer class="site-footer">© ${e(site.siteName)}</footer></body></html>`;
+}
+
+export function renderPage(site: RenderSite, page: RenderPage): string {
+  const resolve = makeResolver(site.basePath);
+  const draft = site.mode === 'draft';
+  let body = page.sections.map((s) => renderSection(s, resolve, draft)).join('');
+  if (page.kind === 'post') {
+    body = `<section class="w-narrow py-md"><div class="inner"><h1>${e(page.title)}</h1></div></section>${body}`;
+  }
+  const title = page.seoTitle || `${page.title} · ${site.siteName}`;
+  return shell(site, title, page.seoDescription, body);
+}
+
+export function renderBlogIndex(site: RenderSite, posts: RenderPage[]): string {
+  const items = posts
+    .map(
+      (p) =>
+        `<li><a href="${e(`${site.basePath}/${p.slug}`)}"><strong>${e(p.title)}</strong></a>${p.excerpt ? `<br>${e(p.excerpt)}` : ''}</li>`,
+    )
+    .join('');
+  const body = `<section class="w-narrow py-md"><div class="inner"><h1>Blog</h1><ul class="posts">${items || '<li>No posts yet.</li>'}</ul></div></section>`;
+  return shell(site, `Blog · ${site.siteName}`, null, body);
+}

@@ -1,0 +1,80 @@
+// list_draft_changes compares digests computed in the database; this checks it says exactly what the
+// plain content comparison says, across every kind of change, and reads as an owner would want.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Demo } from '../../src/db/demo.js';
+import { pages, sections, websites } from '../../src/db/schema.js';
+import { diffDraft } from '../../src/domain/pages/draft-changes.js';
+import { draftChanges } from '../../src/domain/pages/read.js';
+import { loadDraft } from '../../src/domain/sites/draft.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let d: Demo;
+const db = () => s.sg.deps.services.db;
+beforeAll(async () => {
+  s = await startTestServer();
+  d = await s.seed();
+});
+afterAll(() => s?.close());
+
+async function both(websiteId: string) {
+  const [site] = await db().select().from(websites).where(eq(websites.id, websiteId));
+  const viaDigest = await draftChanges(db(), site!);
+  const viaContent = diffDraft(await loadDraft(db(), websiteId), site!.published ?? null);
+  return { viaDigest, viaContent };
+}
+
+it('matches the content comparison after edits of every kind', async () => {
+  const t = d.tokens.default;
+  await s.call(t, 'update_section_text', {
+    pageId: d.pages.home,
+    sectionId: d.sections.hero,
+    text: { heading: 'New' },
+  });
+  await s.call(t, 'set_section_layout', {
+    pageId: d.pages.about,
+    sectionId: (await firstSection(d.pages.about))!,
+    layout: { width: 'wide' },
+  });
+  await s.call(t, 'move_section', { pageId: d.pages.home, sectionId: d.sections.hero, position: 4 });
+  await s.call(t, 'set_section_hidden', {
+    pageId: d.pages.contact,
+    sectionId: (await firstSection(d.pages.contact))!,
+    hidden: true,
+  });
+  await s.call(t, 'add_section', { pageId: d.pages.about, type: 'text', content: { body: 'More' } });
+  await s.call(t, 'update_page_seo', { pageId: d.pages.post, description: 'Rye!' });
+  await s.call(t, 'create_page', { title: 'Gift cards' });
+  await db().delete(sections).where(eq(sections.pageId, d.pages.contact)); // removed in the app
+  await db().delete(pages).where(eq(pages.id, d.pages.contact));
+  const { viaDigest, viaContent } = await both(d.websites.main);
+  expect(viaDigest).toEqual(viaContent);
+  const words = viaDigest.map((c) => c.description);
+  expect(words).toEqual(
+    expect.arrayContaining([
+      'Page "Home" (/home): hero section edited.',
+      'Page "Home" (/home): hero section moved from position 1 to 5.',
+      'Page "About" (/about): text section edited.',
+      'Page "About" (/about): new text section at position 3.',
+      'Page "Our new sourdough" (/blog/new-sourdough): search description changed.',
+      'New page "Gift cards" (/gift-cards) with 0 section(s).',
+      'Page "Contact" (/contact) is no longer in the draft.',
+    ]),
+  );
+});
+
+it('reports every page as new on a site never published', async () => {
+  const { viaDigest, viaContent } = await both(d.websites.events);
+  expect(viaDigest).toEqual(viaContent);
+  expect(viaDigest.map((c) => c.change)).toEqual(['page_added']);
+});
+
+async function firstSection(pageId: string) {
+  const [row] = await db()
+    .select({ id: sections.id })
+    .from(sections)
+    .where(eq(sections.pageId, pageId))
+    .limit(1);
+  return row?.id;
+}
