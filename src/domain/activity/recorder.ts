@@ -28,8 +28,8 @@ export type ActivityRecorder = {
 };
 
 export function activityRecorder(db: Db, log: Logger, opts: { intervalMs?: number; maxBatch?: number } = {}) {
-  const intervalMs = opts.intervalMs ?? 50;
-  const maxBatch = opts.maxBatch ?? 500;
+  const intervalMs = opts.intervalMs ?? 10;
+  const maxBatch = opts.maxBatch ?? 100;
   let buffer: ActivityLine[] = [];
   let timer: NodeJS.Timeout | null = null;
   let inflight: Promise<void> = Promise.resolve();
