@@ -43,10 +43,15 @@ describe('with SMTP', () => {
     expect(link).not.toBeNull();
     expect(r.text).not.toContain(link![1]!);
     expect(r.text).not.toMatch(/\/invitations\//);
-    const [row] = await db()
-      .select()
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.to, to), eq(mailOutbox.kind, 'invitation')));
+    // The SMTP server has the message before the mailer records the delivery: wait (bounded) for it.
+    let row: typeof mailOutbox.$inferSelect | undefined;
+    for (let i = 0; i < 200 && row?.status !== 'sent'; i++) {
+      [row] = await db()
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, to), eq(mailOutbox.kind, 'invitation')));
+      if (row?.status !== 'sent') await new Promise((r) => setTimeout(r, 25));
+    }
     expect(row).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
