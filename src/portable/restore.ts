@@ -17,10 +17,9 @@ export async function takeRestorePoint(
   createdBy: string | null,
   now: Date,
 ): Promise<string> {
-  const [pageRows, sectionRows] = await Promise.all([
-    tx.select().from(pages).where(eq(pages.websiteId, websiteId)),
-    tx.select().from(sections).where(eq(sections.websiteId, websiteId)),
-  ]);
+  // Sequential: inside a transaction on node-postgres both would share one client.
+  const pageRows = await tx.select().from(pages).where(eq(pages.websiteId, websiteId));
+  const sectionRows = await tx.select().from(sections).where(eq(sections.websiteId, websiteId));
   const id = newId('rp');
   await tx.insert(restorePoints).values({
     id,

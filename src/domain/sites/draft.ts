@@ -7,18 +7,17 @@ import { type PublishedSnapshot, pages, sections } from '../../db/schema.js';
 export type SnapshotPage = PublishedSnapshot['pages'][number];
 
 export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage[]> {
-  const [pageRows, sectionRows] = await Promise.all([
-    tx
-      .select()
-      .from(pages)
-      .where(eq(pages.websiteId, websiteId))
-      .orderBy(asc(pages.position), asc(pages.createdAt)),
-    tx
-      .select()
-      .from(sections)
-      .where(eq(sections.websiteId, websiteId))
-      .orderBy(asc(sections.pageId), asc(sections.position)),
-  ]);
+  // One after the other: inside a transaction on node-postgres both would share one client.
+  const pageRows = await tx
+    .select()
+    .from(pages)
+    .where(eq(pages.websiteId, websiteId))
+    .orderBy(asc(pages.position), asc(pages.createdAt));
+  const sectionRows = await tx
+    .select()
+    .from(sections)
+    .where(eq(sections.websiteId, websiteId))
+    .orderBy(asc(sections.pageId), asc(sections.position));
   const byPage = new Map<string, SnapshotPage['sections']>();
   for (const s of sectionRows) {
     const list = byPage.get(s.pageId) ?? [];

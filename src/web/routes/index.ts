@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { WebEnv } from '../session.js';
+import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountContent } from './content.js';
@@ -24,4 +25,4 @@ export const ROUTES: RouteModule[] = [
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
 export type ApiModule = (app: Hono, deps: AppDeps) => void;
-export const API_ROUTES: ApiModule[] = [mountPairing, mountContent];
+export const API_ROUTES: ApiModule[] = [mountPairing, mountContent, mountAdmin];

@@ -1,0 +1,22 @@
+// Operator API under /admin, enabled only when SITEGATE_ADMIN_TOKEN is set (DESIGN §5.5):
+// `Authorization: Bearer <SITEGATE_ADMIN_TOKEN>`, compared in constant time. Counts only.
+import type { Hono } from 'hono';
+import { safeEqual } from '../../auth/tokens.js';
+import { operatorStats } from '../../domain/admin/stats.js';
+import type { AppDeps } from '../deps.js';
+
+export function mountAdmin(app: Hono, deps: AppDeps): void {
+  const token = deps.services.config.adminToken;
+  if (!token) return; // deny by default: without the setting the routes do not exist
+  app.use('/admin/*', async (c, next) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    if (!m || !safeEqual(m[1]!, token)) return c.json({ error: 'unauthorized' }, 401);
+    await next();
+  });
+  app.get('/admin/stats', async (c) =>
+    c.json({
+      database: deps.services.config.databaseUrl ? 'postgres' : 'pglite',
+      ...(await operatorStats(deps.services.db, deps.services.clock())),
+    }),
+  );
+}
