@@ -1,25 +1,15 @@
 // The Developers page in a real browser (Chromium via playwright-core): sign in, create a connection,
 // copy the token once with the copy button, revoke it; the revoked token then gets 401.
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
 let browser: Browser;
 beforeAll(async () => {
   s = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activity, connections, deliveryTokens } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
-import { signIn } from '../helpers/web-signin.js';
+import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
 beforeAll(async () => {

@@ -16,7 +16,7 @@ import { connections, pairings } from '../../src/db/schema.js';
 import { testDatabase } from '../helpers/db.js';
 import { MemoryOAuthProvider, signInAndConsent } from '../helpers/oauth.js';
 import { type TestServer, freePort, startTestServer } from '../helpers/server.js';
-import { signIn } from '../helpers/web-signin.js';
+import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
 let idp: Idp;

@@ -6,7 +6,7 @@ import { connections, pairings } from '../../src/db/schema.js';
 import { purgePairings } from '../../src/auth/pairing.js';
 import { sha256Hex } from '../../src/auth/tokens.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
-import { signIn } from '../helpers/web-signin.js';
+import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
 let now = new Date('2026-11-20T10:00:00Z');
@@ -112,15 +112,19 @@ describe('device-code pairing', () => {
     const demo = await s.seed();
     const p = await start(['content:write']);
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
-    await owner.post('/dashboard/connect/pairing', {
+    const approved = await owner.post('/dashboard/connect/pairing', {
       code: p.userCode,
       websiteId: demo.websites.main,
       scopes: ['content:write'],
       decision: 'approve',
     });
+    expect(approved.html).toContain('Approved');
     tick(5);
     const results = await Promise.all([poll(p.deviceCode), poll(p.deviceCode), poll(p.deviceCode)]);
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status === 200),
+      JSON.stringify(results),
+    ).toHaveLength(1);
     expect(results.filter((r) => r.body.token !== undefined)).toHaveLength(1);
     expect(await connectionsNamed(p.clientName)).toHaveLength(1);
   });

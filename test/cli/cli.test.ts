@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connections } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
-import { signIn } from '../helpers/web-signin.js';
+import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
 const home = mkdtempSync(path.join(tmpdir(), 'sitegate-cli-'));

@@ -1,11 +1,16 @@
 // A signed-in browser stand-in for tests: fetch with a cookie jar, the CSRF field read from the pages.
 // `post` adds the current page's `_csrf` unless told not to.
 
-export type WebResponse = { status: number; location: string | null; body: string };
+/** `html` is the same text as `body`, for tests that read pages. */
+export type WebResponse = { status: number; location: string | null; body: string; html: string };
 
 export type WebSession = {
   get(path: string): Promise<WebResponse>;
-  post(path: string, form?: Record<string, string>, opts?: { csrf?: boolean }): Promise<WebResponse>;
+  post(
+    path: string,
+    form?: Record<string, string | string[]>,
+    opts?: { csrf?: boolean },
+  ): Promise<WebResponse>;
   csrf(): string;
 };
 
@@ -30,14 +35,15 @@ export function webClient(baseUrl: string): WebSession {
     const body = await res.text();
     const m = CSRF_RE.exec(body);
     if (m) csrf = m[1]!;
-    return { status: res.status, location: res.headers.get('location'), body };
+    return { status: res.status, location: res.headers.get('location'), body, html: body };
   };
   return {
     async get(path) {
       return wrap(await fetch(baseUrl + path, { headers: { cookie: cookie() }, redirect: 'manual' }));
     },
     async post(path, form = {}, opts = {}) {
-      const body = new URLSearchParams(form);
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form)) for (const x of [v].flat()) body.append(k, x);
       if (opts.csrf !== false) body.set('_csrf', csrf);
       return wrap(
         await fetch(baseUrl + path, {

@@ -3,9 +3,10 @@
 // confirms and the published snapshot carries the edit. An editor cannot approve; a form without its
 // CSRF token is refused.
 import { eq } from 'drizzle-orm';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { websites } from '../../src/db/schema.js';
+import { launchChromium } from '../helpers/browser.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { planRow } from './rail.js';
 
@@ -13,18 +14,7 @@ let s: TestServer;
 let browser: Browser;
 beforeAll(async () => {
   s = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
