@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
 import type { Clock, Services } from './domain/context.js';
-import { databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
+import { type BlobStore, databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createDnsChecker } from './domain/domains/dns-check.js';
 import { imageProviderFor } from './domain/library/image-provider.js';
@@ -42,6 +42,8 @@ export type RuntimeOptions = {
   database?: Database;
   /** Redis key prefix of the rate limits; processes sharing limits must share it (tests isolate with it). */
   limitPrefix?: string;
+  /** Another blob store (tests give each server its own, so counts are not shared across test files). */
+  blobs?: BlobStore;
 };
 
 type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
@@ -73,9 +75,10 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     log,
     clock,
     blobs:
-      database.kind === 'postgres'
+      opts.blobs ??
+      (database.kind === 'postgres'
         ? databaseBlobStore(database.db)
-        : fileBlobStore(path.join(config.dataDir, 'blobs')),
+        : fileBlobStore(path.join(config.dataDir, 'blobs'))),
     mail: createMailer({ db: database.db, log, clock, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     dns: createDnsChecker(config.dnsServers),
     images: imageProviderFor(config),

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/db/demo.js';
 import { newId } from '../../src/db/ids.js';
@@ -120,7 +120,11 @@ describe('connect_domain', () => {
     const d = await s.seed();
     const theirs = (await domainsOf(d.websites.main))[0]!; // the demo's verified domain, on main
     const mine = await s.seed();
-    const before = await db().select().from(domains);
+    // Only these two workspaces' sites: other test files write domains to a shared PostgreSQL at the same time.
+    const sites = [d.websites.main, d.websites.events, mine.websites.main, mine.websites.events];
+    const ours = () =>
+      db().select().from(domains).where(inArray(domains.websiteId, sites)).orderBy(domains.hostname);
+    const before = await ours();
     const a = await s.call(mine.tokens.all, 'connect_domain', { hostname: theirs.hostname });
     const b = await s.call(mine.tokens.all, 'set_primary_domain', { hostname: theirs.hostname });
     const missing = `nowhere${++n}.example`;
@@ -129,7 +133,7 @@ describe('connect_domain', () => {
     expect(b.error).toEqual(a.error);
     expect(c.error?.message).toBe(a.error?.message.replace(theirs.hostname, missing));
     expect(c.error?.hint).toBe(a.error?.hint);
-    expect(await db().select().from(domains)).toEqual(before);
+    expect(await ours()).toEqual(before);
   });
 
   it('refuses invalid hostnames, non-owners and missing scopes, writing nothing', async () => {

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import type { Clock } from '../../src/domain/context.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { testDatabase, uniqueTag } from './db.js';
@@ -65,6 +66,9 @@ export async function startTestServer(
     clock: opts.clock,
     log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
     limitPrefix: `test:${uniqueTag()}`,
+    // Each server its own blob folder, also on PostgreSQL, so blob counts are this file's alone
+    // (both stores are tested directly in test/db/blobs.test.ts).
+    blobs: fileBlobStore(path.join(dataDir, 'blobs')),
   });
   const { url } = await sg.listen();
   const demo = await seedDemo(database.db, { tag: uniqueTag() });
