@@ -4,17 +4,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
-PORT=${CI_MCP_PORT:-18787}
-PROXY=${CI_PROXY_PORT:-18788}
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+PORT=${CI_MCP_PORT:-$(free_port)}
+PROXY=${CI_PROXY_PORT:-$(free_port)}
 export PORT HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL=warn
 node bin/sitegate.mjs serve --demo --demo-out "$work/demo.json" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server $proxy 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 60); do [ -s "$work/demo.json" ] && curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 1; done
 TOKEN=$(node -e "console.log(require('$work/demo.json').tokens.all)")
-npx tsx scripts/auth-proxy.ts "$PROXY" "http://127.0.0.1:$PORT" "$TOKEN" >"$work/proxy.log" 2>&1 &
+# node itself (not npx) so that $! is the proxy and the trap really stops it.
+node --import tsx scripts/auth-proxy.ts "$PROXY" "http://127.0.0.1:$PORT" "$TOKEN" >"$work/proxy.log" 2>&1 &
 proxy=$!
-for _ in $(seq 1 30); do curl -s -o /dev/null "http://127.0.0.1:$PROXY/" && break; sleep 1; done
+for _ in $(seq 1 30); do grep -q "auth proxy on" "$work/proxy.log" 2>/dev/null && break; sleep 1; done
+grep -q "auth proxy on" "$work/proxy.log" || { echo "the auth proxy did not start:"; cat "$work/proxy.log"; exit 1; }
 
 # Scenarios that need no fixture tools of the suite's own (MCP-NOTES.md).
 failed=0

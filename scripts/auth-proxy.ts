@@ -26,4 +26,9 @@ createServer((req, res) => {
     res.end();
   });
   req.pipe(up);
-}).listen(Number(portArg), '127.0.0.1', () => console.log(`auth proxy on 127.0.0.1:${portArg} -> ${target}`));
+})
+  .on('error', (err) => {
+    console.error(`auth proxy failed: ${err.message}`);
+    process.exit(1);
+  })
+  .listen(Number(portArg), '127.0.0.1', () => console.log(`auth proxy on 127.0.0.1:${portArg} -> ${target}`));
