@@ -11,7 +11,9 @@ import type { Mailer } from './mail/mailer.js';
 import type { ImageProvider } from './library/image-provider.js';
 
 export type Clock = () => Date;
-export type WebsiteRow = typeof websites.$inferSelect;
+/** A website as the gate hands it over: every column but the published snapshot, which can be large
+ * and is read only where needed (publishedSnapshotOf). */
+export type WebsiteRow = Omit<typeof websites.$inferSelect, 'published'>;
 
 /** Long-lived services shared by every request of one process. Later areas add theirs here. */
 export type Services = {

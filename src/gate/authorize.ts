@@ -1,7 +1,7 @@
 // The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Caller } from '../auth/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
@@ -135,10 +135,13 @@ export async function authorize(
   return { website: row!.website, role: decided };
 }
 
+/** The website's columns without the published snapshot (it can be hundreds of kilobytes). */
+const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);
+
 async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateRow> {
   const rows = await db
     .select({
-      website: websites,
+      website: websiteColumns,
       role: websiteMembers.role,
       withheldAreas: companies.withheldAreas,
       advancedEditor: companies.advancedEditor,

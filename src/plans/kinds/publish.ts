@@ -7,7 +7,7 @@ import type { SiteCtx } from '../../domain/context.js';
 import { Refusal } from '../../domain/errors.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { loadDraft } from '../../domain/sites/draft.js';
-import { publishDraft, unpublishSite } from '../../domain/sites/publish.js';
+import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/sites/publish.js';
 import { fingerprint } from '../../domain/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
@@ -59,7 +59,7 @@ export const publishKind = defineKind<PublishSubject>({
 export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   const pinnedRevision = await draftRevision(ctx);
   const draft = await loadDraft(ctx.tx, ctx.website.id);
-  const changes = diffDraft(draft, ctx.website.published ?? null);
+  const changes = diffDraft(draft, await publishedSnapshotOf(ctx.tx, ctx.website.id));
   if (ctx.website.publishedRev !== null && changes.length === 0) {
     throw new Refusal(
       'conflict',
