@@ -7,6 +7,7 @@ import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
+import { mountInvitations } from './invitations.js';
 import { mountLogin } from './login.js';
 import { mountPreview } from './preview.js';
 import { mountPairing } from './pairing.js';
@@ -21,6 +22,7 @@ export const ROUTES: RouteModule[] = [
   mountConnect,
   mountSchemas,
   mountPreview,
+  mountInvitations,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
