@@ -21,7 +21,7 @@ async function pendingByToken(db: Db, token: string, now: Date, lock: boolean) {
     .innerJoin(websites, eq(websites.id, invitations.websiteId))
     .where(eq(invitations.tokenHash, sha256Hex(token)));
   const [row] = lock ? await q.for('update', { of: invitations }) : await q;
-  if (!row || row.inv.status !== 'pending') throw notFound('invitation');
+  if (row?.inv.status !== 'pending') throw notFound('invitation');
   if (row.inv.expiresAt <= now) {
     throw new Refusal('plan_expired', 'This invitation has expired. Ask the site owner for a new one.');
   }
