@@ -96,6 +96,8 @@ export async function bench(): Promise<void> {
     RATE_LIMIT_PER_WORKSPACE: '100000000',
     DATABASE_URL: '',
     REDIS_URL: '',
+    SITEGATE_ADMIN_TOKEN: 'bench-operator-token-0123456789',
+    NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
   };
   const args = ['src/main.ts', 'serve', '--demo', '--demo-out', demoFile];
   const banner = (o: string) => o.includes('Sitegate demo is running');
@@ -148,6 +150,11 @@ export async function bench(): Promise<void> {
       { authorization: `Bearer ${demo.tokens.default}` },
     );
     clearInterval(sampler);
+    const stats = (await (
+      await fetch(`http://127.0.0.1:${sgPort}/admin/stats`, {
+        headers: { authorization: 'Bearer bench-operator-token-0123456789' },
+      })
+    ).json()) as { memoryMb: Record<string, number> };
     const rss = peakRssMb(sitegate.pid!);
     console.log(`\nMCP tools/call, ${CONNECTIONS} connections, ${SECONDS} s each, same run`);
     console.log('| server | req/s | p50 ms | p99 ms | errors | non-2xx |');
@@ -159,6 +166,7 @@ export async function bench(): Promise<void> {
     console.log(
       `Sitegate RSS: peak ${rss} MB over the serving process's life, max ${rssMax} MB sampled under load (target <= 250 MB); the first start, with initdb, peaked at ${seedPeak} MB`,
     );
+    console.log(`Sitegate memory after the run (MB): ${JSON.stringify(stats.memoryMb)}`);
   } finally {
     baseline.kill();
     sitegate.kill();

@@ -44,7 +44,10 @@ async function openPglite(dir: string | undefined): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (dir) mkdirSync(dir, { recursive: true });
-  const client = dir ? await PGlite.create(dir) : await PGlite.create();
+  // PGlite's default 128 MB shared_buffers alone costs ~140 MB of resident memory; the embedded
+  // database of one workspace-sized service needs far less (bench/mcp.ts measures the effect).
+  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'temp_buffers=2MB'];
+  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), startParams });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   const feed = changeFeed();

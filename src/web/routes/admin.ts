@@ -13,10 +13,18 @@ export function mountAdmin(app: Hono, deps: AppDeps): void {
     if (!m || !safeEqual(m[1]!, token)) return c.json({ error: 'unauthorized' }, 401);
     await next();
   });
-  app.get('/admin/stats', async (c) =>
-    c.json({
+  app.get('/admin/stats', async (c) => {
+    const m = process.memoryUsage();
+    const mb = (n: number) => Math.round(n / 1_048_576);
+    return c.json({
       database: deps.services.config.databaseUrl ? 'postgres' : 'pglite',
+      memoryMb: {
+        rss: mb(m.rss),
+        heapUsed: mb(m.heapUsed),
+        external: mb(m.external),
+        arrayBuffers: mb(m.arrayBuffers),
+      },
       ...(await operatorStats(deps.services.db, deps.services.clock())),
-    }),
-  );
+    });
+  });
 }
