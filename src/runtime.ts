@@ -113,21 +113,24 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     database,
     app,
     listen() {
-      return new Promise((resolve) => {
-        server = serve(
+      return new Promise((resolve, reject) => {
+        const started = serve(
           { fetch: app.fetch, port: config.port, hostname: config.host },
           (info: AddressInfo) => {
+            server = started;
             const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+            for (const job of JOBS) {
+              const tick = () => job.run(deps).catch((err) => log.error({ err }, 'background job failed'));
+              void tick();
+              const t = setInterval(tick, job.everyMs);
+              t.unref();
+              timers.push(t);
+            }
             resolve({ url: `http://${host}:${info.port}`, port: info.port });
           },
         );
-        for (const job of JOBS) {
-          const tick = () => job.run(deps).catch((err) => log.error({ err }, 'background job failed'));
-          void tick();
-          const t = setInterval(tick, job.everyMs);
-          t.unref();
-          timers.push(t);
-        }
+        // A port already taken is a clear error for the caller, not an unhandled event.
+        started.once('error', reject);
       });
     },
     async close() {

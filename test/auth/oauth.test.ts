@@ -28,11 +28,13 @@ let clientId: string;
 let connectionId: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const mcpUrl = `http://127.0.0.1:${port}/api/mcp`;
+  // Sitegate listens first (it finds the issuer's keys lazily), so the identity provider's own
+  // free port can never be the one Sitegate was given.
   jwks = await signingKeys();
-  idp = await startIdp({ db: (await testDatabase()).db, audience: mcpUrl, jwks });
-  s = await startTestServer({ env: { PORT: String(port), OAUTH_ISSUER: idp.issuer } });
+  const idpPort = await freePort();
+  s = await startTestServer({ env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
+  idp = await startIdp({ db: (await testDatabase()).db, audience: s.mcpUrl, jwks, port: idpPort });
+  expect(idp.issuer).toBe(`http://127.0.0.1:${idpPort}`);
   demo = s.demo;
 });
 afterAll(async () => {

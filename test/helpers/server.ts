@@ -50,27 +50,39 @@ export type Envelope = {
 export async function startTestServer(
   opts: { env?: Record<string, string>; clock?: Clock; seed?: boolean } = {},
 ): Promise<TestServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitegate-test-'));
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    REDIS_URL: process.env.REDIS_URL ?? '',
-    ...opts.env,
-  });
   const database = await testDatabase();
-  const sg = await createSitegate(config, {
-    database,
-    clock: opts.clock,
-    log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
-    limitPrefix: `test:${uniqueTag()}`,
-    // Each server its own blob folder, also on PostgreSQL, so blob counts are this file's alone
-    // (both stores are tested directly in test/db/blobs.test.ts).
-    blobs: fileBlobStore(path.join(dataDir, 'blobs')),
-  });
-  const { url } = await sg.listen();
+  // freePort() cannot reserve the port: another process may take it before we listen, so retry
+  // with a new one (unless the caller fixed PORT).
+  let sg: Sitegate | undefined;
+  let url = '';
+  for (let attempt = 0; !sg; attempt += 1) {
+    const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sitegate-test-'));
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      ...opts.env,
+    });
+    const candidate = await createSitegate(config, {
+      database,
+      clock: opts.clock,
+      log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+      limitPrefix: `test:${uniqueTag()}`,
+      // Each server its own blob folder, also on PostgreSQL, so blob counts are this file's alone
+      // (both stores are tested directly in test/db/blobs.test.ts).
+      blobs: fileBlobStore(path.join(dataDir, 'blobs')),
+    });
+    try {
+      url = (await candidate.listen()).url;
+      sg = candidate;
+    } catch (err) {
+      await candidate.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || opts.env?.PORT || attempt >= 4) throw err;
+    }
+  }
   const demo = await seedDemo(database.db, { tag: uniqueTag() });
   const clients: Client[] = [];
   const client = async (token: string) => {
