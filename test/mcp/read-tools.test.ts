@@ -189,7 +189,8 @@ describe('Activity', () => {
     const rows = await s.sg.deps.services.db
       .select()
       .from(activity)
-      .where(eq(activity.companyId, d.companyId));
+      .where(eq(activity.companyId, d.companyId))
+      .orderBy(activity.id);
     expect(rows.map((r) => r.outcome)).toEqual(['allowed', 'denied', 'denied']);
     expect(rows.map((r) => r.code)).toEqual([null, 'not_found', rows[2]!.code]);
     const text = JSON.stringify(rows);
