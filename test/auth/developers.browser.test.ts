@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, postMcp, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
 let browser: Browser;
@@ -16,18 +16,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-const mcpStatus = async (token: string) =>
-  (
-    await fetch(s.mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    })
-  ).status;
+const mcpStatus = async (token: string) => (await postMcp(s.mcpUrl, token)).status;
 
 it('creates a connection, copies the token once, revokes it; the token then gets 401', async () => {
   const context = await browser.newContext();

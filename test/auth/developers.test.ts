@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activity, connections, deliveryTokens } from '../../src/db/schema.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, postMcp, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
@@ -160,15 +160,7 @@ describe('delivery tokens and the content API', () => {
       body: '{}',
     });
     expect(write.status).toBeGreaterThanOrEqual(400);
-    const mcp = await fetch(s.mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const mcp = await postMcp(s.mcpUrl, token);
     expect(mcp.status).toBe(401);
 
     const [row] = await s.sg.deps.services.db

@@ -15,7 +15,7 @@ import type { Demo } from '../../src/db/demo.js';
 import { connections, pairings } from '../../src/db/schema.js';
 import { testDatabase } from '../helpers/db.js';
 import { MemoryOAuthProvider, signInAndConsent } from '../helpers/oauth.js';
-import { type TestServer, freePort, startTestServer } from '../helpers/server.js';
+import { type TestServer, freePort, postMcp, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
@@ -42,18 +42,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const mcpStatus = async (token: string) =>
-  (
-    await fetch(s.mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    })
-  ).status;
+const mcpStatus = async (token: string) => (await postMcp(s.mcpUrl, token)).status;
 
 async function connectWith(p: MemoryOAuthProvider) {
   const client = new Client({ name: 'oauth-test', version: '1.0.0' });

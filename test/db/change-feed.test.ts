@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedCache, changeFeed } from '../../src/db/change-feed.js';
 import { companies, connections, sections, websiteMembers } from '../../src/db/schema.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, postMcp, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -115,15 +115,7 @@ describe('the next call after a change sees it', () => {
       .update(connections)
       .set({ revokedAt: new Date() })
       .where(eq(connections.id, d.connections.all));
-    const r = await fetch(s.mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${d.tokens.all}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const r = await postMcp(s.mcpUrl, d.tokens.all);
     expect(r.status).toBe(401);
   });
 });

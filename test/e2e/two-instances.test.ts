@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { type Demo, seedDemo } from '../../src/db/demo.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { uniqueTag } from '../helpers/db.js';
-import { freePort } from '../helpers/server.js';
+import { freePort, postMcp } from '../helpers/server.js';
 import pino from 'pino';
 
 const url = process.env.DATABASE_URL;
@@ -47,19 +47,11 @@ afterAll(async () => {
 });
 
 async function call(base: string, token: string): Promise<number | string> {
-  const r = await fetch(`${base}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'list_sites', arguments: {} },
-    }),
+  const r = await postMcp(`${base}/api/mcp`, token, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'list_sites', arguments: {} },
   });
   if (r.status !== 200) return r.status;
   const body = (await r.json()) as {

@@ -120,3 +120,20 @@ export async function startTestServer(
     },
   };
 }
+
+/** One raw JSON-RPC POST to an MCP URL (for status-code checks the SDK client would hide). */
+export function postMcp(
+  mcpUrl: string,
+  token: string,
+  body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+) {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(body),
+  });
+}

@@ -12,7 +12,7 @@ import { type JWK, exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, errors } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { verifyPassword } from '../../domain/users/passwords.js';
+import { checkCredentials } from '../../domain/users/sign-in.js';
 import { SCOPES } from '../../gate/scopes.js';
 import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
 
@@ -135,10 +135,8 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     }
     const form = await readForm(req);
     if (action === 'login') {
-      const email = (form.get('email') ?? '').trim().toLowerCase();
-      const [user] = await opts.db.select().from(users).where(eq(users.email, email));
-      const ok = user ? await verifyPassword(form.get('password') ?? '', user.passwordHash) : false;
-      if (!user || !ok) return send(res, 401, loginPage(details.uid, clientId, 'Wrong email or password.'));
+      const user = await checkCredentials(opts.db, form.get('email') ?? '', form.get('password') ?? '');
+      if (!user) return send(res, 401, loginPage(details.uid, clientId, 'Wrong email or password.'));
       return provider.interactionFinished(
         req,
         res,

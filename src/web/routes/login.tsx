@@ -1,8 +1,6 @@
 // Sign-in and sign-out for the owner pages (shared by approvals, Developers settings and connect).
-import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
-import { users } from '../../db/schema.js';
-import { verifyPassword } from '../../domain/users/passwords.js';
+import { checkCredentials } from '../../domain/users/sign-in.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { LoginPage } from '../pages/login.js';
@@ -53,10 +51,8 @@ export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
     } catch {
       return fail('Too many attempts. Wait a minute and try again.', 429);
     }
-    const [user] = await db.select().from(users).where(eq(users.email, email));
-    // Verify against a dummy hash when the user is unknown so timing does not reveal which emails exist.
-    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !ok) return fail('That email and password do not match.', 401);
+    const user = await checkCredentials(db, email, password);
+    if (!user) return fail('That email and password do not match.', 401);
     await startSession(c, db, user.id, clock());
     return c.redirect(next, 303);
   });
@@ -65,5 +61,3 @@ export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
     return c.redirect('/login', 303);
   });
 }
-
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
