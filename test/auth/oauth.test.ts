@@ -13,7 +13,7 @@ import { type Idp, signingKeys, startIdp } from '../../src/auth/oauth/idp.js';
 import type { JwtEdge } from '../../src/auth/oauth/jwt-edge.js';
 import type { Demo } from '../../src/db/demo.js';
 import { connections, pairings } from '../../src/db/schema.js';
-import { testDatabase } from '../helpers/db.js';
+import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { MemoryOAuthProvider, signInAndConsent } from '../helpers/oauth.js';
 import { type TestServer, freePort, postMcp, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
@@ -195,7 +195,9 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
   });
 
   it('a sign-in from any issuer subject is bound with the connect code its refusal shows', async () => {
-    const token = await sign(claims({ sub: 'external-user-42', client_id: 'ext-client' }));
+    // Unique per run: a database that outlives the run must not hold a binding from an earlier one.
+    const extClient = `ext-client-${uniqueTag()}`;
+    const token = await sign(claims({ sub: 'external-user-42', client_id: extClient }));
     const res = await fetch(s.mcpUrl, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -214,13 +216,13 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     });
     expect(wrong.status).toBe(404);
     const db = s.sg.deps.services.db;
-    expect(
-      await db.select().from(connections).where(eq(connections.oauthClientId, 'ext-client')),
-    ).toHaveLength(0);
+    expect(await db.select().from(connections).where(eq(connections.oauthClientId, extClient))).toHaveLength(
+      0,
+    );
     expect(await mcpStatus(token)).toBe(403);
 
     // Someone else's sign-in is never listed on the owner's page; only the code reveals it.
-    expect((await owner.get('/dashboard/connect')).html).not.toContain('ext-client');
+    expect((await owner.get('/dashboard/connect')).html).not.toContain(extClient);
     const page = await owner.get(`/dashboard/connect?code=${code}`);
     expect(page.html).toContain('id="signin-form"');
     expect(page.html).toContain('external-user-42');
@@ -230,7 +232,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
       scopes: ['content:write'],
     });
     expect(ok.status).toBe(200);
-    const [conn] = await db.select().from(connections).where(eq(connections.oauthClientId, 'ext-client'));
+    const [conn] = await db.select().from(connections).where(eq(connections.oauthClientId, extClient));
     expect(conn).toMatchObject({ oauthSubject: 'external-user-42', createdBy: demo.users.owner.id });
     expect(await mcpStatus(token)).toBe(200);
     const outcome = await (s.sg.deps.oauth as JwtEdge).authenticate(token);

@@ -1,5 +1,5 @@
 // list_leads / list_bookings / list_contacts (SPEC §4.5 crm:read): fenced visitor text, filters, cursors.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INJECTION_MESSAGE } from '../../src/db/demo.js';
 import { newId } from '../../src/db/ids.js';
@@ -65,7 +65,10 @@ describe('list_leads / list_bookings / list_contacts', () => {
       }
     });
     // The stored text is untouched: stripping happens on the way out only.
-    const stored = await db().select().from(leads).where(eq(leads.status, 'corpus'));
+    const stored = await db()
+      .select()
+      .from(leads)
+      .where(and(eq(leads.websiteId, d.websites.main), eq(leads.status, 'corpus')));
     expect(stored.map((l) => l.message).sort()).toEqual(CORPUS.map((c) => c.raw).sort());
   });
 

@@ -197,7 +197,12 @@ describe('grant access', () => {
     const done = await confirm(f.demo.tokens.all, planId);
     expect(done.ok).toBe(true);
     expect(done.text).not.toMatch(/invitations\/|token|https?:\/\//);
-    const inv = await db().select().from(invitations).where(eq(invitations.email, 'new.editor@example.com'));
+    const inv = await db()
+      .select()
+      .from(invitations)
+      .where(
+        and(eq(invitations.websiteId, f.demo.websites.main), eq(invitations.email, 'new.editor@example.com')),
+      );
     expect(inv).toHaveLength(1);
     expect(inv[0]).toMatchObject({ websiteId: f.demo.websites.main, level: 'editor', status: 'pending' });
     const mail = await db()
