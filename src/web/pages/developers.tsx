@@ -78,16 +78,11 @@ export function DevelopersPage(p: DevelopersProps) {
                 <td>{when(c.createdAt)}</td>
                 <td>{when(c.lastUsedAt)}</td>
                 <td>
-                  {c.revokedAt ? (
-                    <span class="muted">Revoked</span>
-                  ) : (
-                    <form method="post" action={`/settings/advanced/developers/connections/${c.id}/revoke`}>
-                      <CsrfField csrf={p.csrf} />
-                      <button type="submit" class="secondary">
-                        Revoke
-                      </button>
-                    </form>
-                  )}
+                  <RevokeCell
+                    revoked={Boolean(c.revokedAt)}
+                    action={`/settings/advanced/developers/connections/${c.id}/revoke`}
+                    csrf={p.csrf}
+                  />
                 </td>
               </tr>
             ))}
@@ -156,16 +151,11 @@ function Delivery(p: DevelopersProps & { siteName: Map<string, string> }) {
               </td>
               <td>{when(t.createdAt)}</td>
               <td>
-                {t.revokedAt ? (
-                  <span class="muted">Revoked</span>
-                ) : (
-                  <form method="post" action={`/settings/advanced/developers/delivery/${t.id}/revoke`}>
-                    <CsrfField csrf={p.csrf} />
-                    <button type="submit" class="secondary">
-                      Revoke
-                    </button>
-                  </form>
-                )}
+                <RevokeCell
+                  revoked={Boolean(t.revokedAt)}
+                  action={`/settings/advanced/developers/delivery/${t.id}/revoke`}
+                  csrf={p.csrf}
+                />
               </td>
             </tr>
           ))}
@@ -254,5 +244,18 @@ function ActivityCard(p: DevelopersProps) {
         </a>
       ) : null}
     </div>
+  );
+}
+
+/** "Revoked", or the revoke form (CSRF-guarded) for a connection or delivery token. */
+function RevokeCell(props: { revoked: boolean; action: string; csrf: string }) {
+  if (props.revoked) return <span class="muted">Revoked</span>;
+  return (
+    <form method="post" action={props.action}>
+      <CsrfField csrf={props.csrf} />
+      <button type="submit" class="secondary">
+        Revoke
+      </button>
+    </form>
   );
 }
