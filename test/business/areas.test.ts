@@ -28,15 +28,19 @@ const db = () => s.sg.deps.services.db;
 async function snapshot(d: Demo) {
   const site = d.websites.main;
   return {
-    company: await db().select().from(companies).where(eq(companies.id, d.companyId)),
-    websites: await db().select().from(websites).where(eq(websites.companyId, d.companyId)),
-    leads: await db().select().from(leads).where(eq(leads.websiteId, site)),
-    bookings: await db().select().from(bookings).where(eq(bookings.websiteId, site)),
-    contacts: await db().select().from(contacts).where(eq(contacts.websiteId, site)),
-    services: await db().select().from(services).where(eq(services.websiteId, site)),
-    products: await db().select().from(products).where(eq(products.websiteId, site)),
-    domains: await db().select().from(domains).where(eq(domains.websiteId, site)),
-    assets: await db().select().from(assets).where(eq(assets.websiteId, site)),
+    company: await db().select().from(companies).where(eq(companies.id, d.companyId)).orderBy(companies.id),
+    websites: await db()
+      .select()
+      .from(websites)
+      .where(eq(websites.companyId, d.companyId))
+      .orderBy(websites.id),
+    leads: await db().select().from(leads).where(eq(leads.websiteId, site)).orderBy(leads.id),
+    bookings: await db().select().from(bookings).where(eq(bookings.websiteId, site)).orderBy(bookings.id),
+    contacts: await db().select().from(contacts).where(eq(contacts.websiteId, site)).orderBy(contacts.id),
+    services: await db().select().from(services).where(eq(services.websiteId, site)).orderBy(services.id),
+    products: await db().select().from(products).where(eq(products.websiteId, site)).orderBy(products.id),
+    domains: await db().select().from(domains).where(eq(domains.websiteId, site)).orderBy(domains.id),
+    assets: await db().select().from(assets).where(eq(assets.websiteId, site)).orderBy(assets.id),
   };
 }
 

@@ -22,8 +22,10 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const db = () => s.sg.deps.services.db;
-const productsOf = (site: string) => db().select().from(products).where(eq(products.websiteId, site));
-const servicesOf = (site: string) => db().select().from(services).where(eq(services.websiteId, site));
+const productsOf = (site: string) =>
+  db().select().from(products).where(eq(products.websiteId, site)).orderBy(products.id);
+const servicesOf = (site: string) =>
+  db().select().from(services).where(eq(services.websiteId, site)).orderBy(services.id);
 
 describe('services and products', () => {
   it('creates a draft service that charges no one and sends nothing, and lists it', async () => {

@@ -14,8 +14,10 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const db = () => s.sg.deps.services.db;
-const leadsOf = (site: string) => db().select().from(leads).where(eq(leads.websiteId, site));
-const bookingsOf = (site: string) => db().select().from(bookings).where(eq(bookings.websiteId, site));
+const leadsOf = (site: string) =>
+  db().select().from(leads).where(eq(leads.websiteId, site)).orderBy(leads.id);
+const bookingsOf = (site: string) =>
+  db().select().from(bookings).where(eq(bookings.websiteId, site)).orderBy(bookings.id);
 
 async function activityFor(connectionId: string) {
   await s.sg.deps.activity.flush();

@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 const db = () => s.sg.deps.services.db;
-const domainsOf = (site: string) => db().select().from(domains).where(eq(domains.websiteId, site));
+const domainsOf = (site: string) =>
+  db().select().from(domains).where(eq(domains.websiteId, site)).orderBy(domains.hostname);
 let n = 0;
 const host = (d: Demo, sub = 'www') => `${sub}.t${++n}-${d.companyId.slice(3, 9).toLowerCase()}.example`;
 

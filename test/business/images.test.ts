@@ -60,10 +60,11 @@ afterAll(async () => {
 });
 
 const db = () => local.sg.deps.services.db;
-const assetsOf = (site: string) => db().select().from(assets).where(eq(assets.websiteId, site));
+const assetsOf = (site: string) =>
+  db().select().from(assets).where(eq(assets.websiteId, site)).orderBy(assets.id);
 const pageState = async (site: string) => ({
-  pages: await db().select().from(pages).where(eq(pages.websiteId, site)),
-  sections: await db().select().from(sections).where(eq(sections.websiteId, site)),
+  pages: await db().select().from(pages).where(eq(pages.websiteId, site)).orderBy(pages.id),
+  sections: await db().select().from(sections).where(eq(sections.websiteId, site)).orderBy(sections.id),
 });
 
 async function creditsLog(s: TestServer, d: Demo) {
