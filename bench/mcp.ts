@@ -80,16 +80,10 @@ function peakRssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-export async function bench(): Promise<void> {
-  const basePort = 19_100 + Math.floor(Math.random() * 500);
-  const baseline = await start(['bench/baseline-server.ts', String(basePort)], {}, (o) =>
-    o.includes('ready'),
-  );
-  const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-bench-'));
-  const sgPort = basePort + 1;
-  const demoFile = path.join(dir, 'demo.json');
-  const env = {
-    PORT: String(sgPort),
+/** The environment of a measured Sitegate process: its own embedded database, limits out of the way. */
+export function measuredEnv(dir: string, port: number): Record<string, string> {
+  return {
+    PORT: String(port),
     DATA_DIR: path.join(dir, 'data'),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_CONNECTION: '100000000',
@@ -99,6 +93,17 @@ export async function bench(): Promise<void> {
     SITEGATE_ADMIN_TOKEN: 'bench-operator-token-0123456789',
     NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '',
   };
+}
+
+export async function bench(): Promise<void> {
+  const basePort = 19_100 + Math.floor(Math.random() * 500);
+  const baseline = await start(['bench/baseline-server.ts', String(basePort)], {}, (o) =>
+    o.includes('ready'),
+  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-bench-'));
+  const sgPort = basePort + 1;
+  const demoFile = path.join(dir, 'demo.json');
+  const env = measuredEnv(dir, sgPort);
   const args = ['src/main.ts', 'serve', '--demo', '--demo-out', demoFile];
   const banner = (o: string) => o.includes('Sitegate demo is running');
   // The first start creates the embedded database (PGlite's initdb peaks near 900 MB RSS once);

@@ -25,6 +25,12 @@ const Env = z.object({
   IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
   DELEGATION_SECRET: z.string().min(32).optional(),
   PAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+  // Operations (issue 14): production strictness, metrics scraping, graceful shutdown.
+  NODE_ENV: z.string().optional(),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  FORM_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(5),
+  FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
 });
 
 export type Config = {
@@ -52,6 +58,16 @@ export type Config = {
   idpPort: number;
   delegationSecret?: string;
   pairIntervalSeconds: number;
+  /** NODE_ENV=production: `serve` refuses pending migrations unless told to apply them. */
+  production: boolean;
+  /** Enables GET /metrics for `Authorization: Bearer <METRICS_TOKEN>` (Prometheus). */
+  metricsToken?: string;
+  /** How long SIGTERM waits for in-flight requests before closing their connections. */
+  shutdownTimeoutMs: number;
+  /** Published-site form submissions allowed per sender address per 10 minutes (5). */
+  formLimitPerAddress: number;
+  /** Published-site form submissions allowed per website per hour (30). */
+  formLimitPerWebsite: number;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -78,6 +94,11 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   IDP_PORT: 'port of the development identity provider `sitegate idp` (8788)',
   DELEGATION_SECRET: 'key (32+ chars) signing OAuth delegations; default: a random key kept in DATA_DIR',
   PAIR_INTERVAL_SECONDS: 'minimum seconds between device-code polls (5)',
+  NODE_ENV: 'production: refuse to start on pending migrations unless `serve --migrate`',
+  METRICS_TOKEN: 'enables Prometheus /metrics for this bearer token (at least 16 characters)',
+  SHUTDOWN_TIMEOUT_MS: 'on SIGTERM, how long in-flight requests may take to finish, in ms (10000)',
+  FORM_LIMIT_PER_ADDRESS: 'published-site form submissions per sender address per 10 minutes (5)',
+  FORM_LIMIT_PER_WEBSITE: 'published-site form submissions per website per hour (30)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -121,5 +142,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idpPort: e.IDP_PORT,
     delegationSecret: e.DELEGATION_SECRET,
     pairIntervalSeconds: e.PAIR_INTERVAL_SECONDS,
+    production: e.NODE_ENV === 'production',
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    formLimitPerAddress: e.FORM_LIMIT_PER_ADDRESS,
+    formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
   };
 }

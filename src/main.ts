@@ -14,6 +14,7 @@ program
   .option('--demo', 'seed the demo workspace on first start and print how to connect')
   .option('--demo-out <file>', 'with --demo, also write the demo details as JSON to this file')
   .option('--idp', 'also run the development OAuth identity provider on 127.0.0.1:IDP_PORT')
+  .option('--migrate', 'apply pending migrations before serving (needed when NODE_ENV=production)')
   .addHelpText(
     'after',
     `\nEnvironment:\n${Object.entries(ENV_HELP)
@@ -21,9 +22,15 @@ program
       .join('\n')}\n`,
   )
   // Loaded on use, so client commands (pair, tools, call) start without the server's dependencies.
-  .action(async (opts: { demo?: boolean; demoOut?: string; idp?: boolean }) =>
-    (await import('./cli/serve.js')).serveCommand(opts),
-  );
+  .action(async (opts: { demo?: boolean; demoOut?: string; idp?: boolean; migrate?: boolean }) => {
+    try {
+      await (await import('./cli/serve.js')).serveCommand(opts);
+    } catch (err) {
+      // A refusal to start (newer schema, pending migrations, port taken) is a message, not a stack.
+      process.stderr.write(`sitegate serve: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+  });
 
 for (const add of COMMANDS) add(program);
 

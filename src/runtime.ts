@@ -6,13 +6,14 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import { purgePairings } from './auth/pairing.js';
 import { delegationKey, delegationSigner } from './auth/oauth/delegation.js';
+import { registeredClientName } from './auth/oauth/idp-store.js';
 import { jwtOAuthEdge } from './auth/oauth/jwt-edge.js';
 import { accessTokenVerifier } from './auth/oauth/verify.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
-import { activityRecorder, purgeActivity } from './domain/activity/recorder.js';
+import { activityRecorder } from './domain/activity/recorder.js';
+import { rotateVisitorSalts } from './domain/analytics/visitor-keys.js';
 import type { Clock, Services } from './domain/context.js';
 import { type BlobStore, databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
 import { createMailer } from './domain/mail/mailer.js';
@@ -20,11 +21,14 @@ import { createDnsChecker } from './domain/domains/dns-check.js';
 import { imageProviderFor } from './domain/library/image-provider.js';
 import { createRateLimits } from './limits/rate-limits.js';
 import { createCaches } from './mcp/caches.js';
+import type { McpEndpoint } from './mcp/endpoint.js';
 import { createRegistry } from './mcp/registry.js';
-import { purgeExpiredPlans } from './plans/store.js';
+import { createMetrics } from './ops/metrics.js';
+import { readinessProbe } from './ops/readiness.js';
+import { requestLogMixin } from './ops/request-context.js';
 import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
-import { purgeSessions } from './web/session.js';
+import { RETENTION } from './ops/retention.js';
 
 export type Sitegate = {
   deps: AppDeps;
@@ -38,36 +42,52 @@ export type Sitegate = {
 export type RuntimeOptions = {
   clock?: Clock;
   log?: Logger;
+  /** Where the default logger writes (stdout otherwise); tests read log lines from it. */
+  logDestination?: pino.DestinationStream;
   memory?: boolean;
   database?: Database;
   /** Redis key prefix of the rate limits; processes sharing limits must share it (tests isolate with it). */
   limitPrefix?: string;
   /** Another blob store (tests give each server its own, so counts are not shared across test files). */
   blobs?: BlobStore;
+  /** Another MCP endpoint behind the same edge (the benchmark's replaced v1 path). */
+  mcpEndpoint?: (deps: AppDeps) => McpEndpoint;
 };
 
 type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
 
 /** Periodic work of the running service. Other areas (plans, mail) add theirs. */
 export const JOBS: Job[] = [
-  { everyMs: 3_600_000, run: (d) => purgeActivity(d.services.db, d.services.clock()) },
-  { everyMs: 3_600_000, run: (d) => purgeSessions(d.services.db, d.services.clock()) },
-  // Reviewed plans: expired ones are garbage-collected (SPEC §3); queued mail is retried.
-  { everyMs: 60_000, run: (d) => purgeExpiredPlans(d.services.db, d.services.clock()) },
+  // Activity, sessions, expired plans, pairings (also `sitegate admin retention`).
+  ...RETENTION.map(
+    (r): Job => ({ everyMs: r.everyMs, run: (d) => r.run(d.services.db, d.services.clock()) }),
+  ),
+  // Queued mail is retried.
   { everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
-  { everyMs: 3_600_000, run: (d) => purgePairings(d.services.db, d.services.clock()) },
+  // Visitor salts of days that are over are deleted (issue 15: unique visitors, daily rotating salt).
+  { everyMs: 3_600_000, run: (d) => rotateVisitorSalts(d.services.db, d.services.clock()) },
 ];
 
 export async function createSitegate(config: Config, opts: RuntimeOptions = {}): Promise<Sitegate> {
   const log =
     opts.log ??
-    pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.token', '*.password'] });
+    pino(
+      {
+        level: config.logLevel,
+        redact: ['req.headers.authorization', '*.token', '*.password'],
+        // Every line logged while a request is handled carries its id (issue 14 item 3).
+        mixin: requestLogMixin,
+      },
+      opts.logDestination,
+    );
   const database =
     opts.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memory }));
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
+  // Without a listener ioredis reports each failed reconnect as an unhandled error; /readyz says it.
+  redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis unreachable'));
   const clock = opts.clock ?? (() => new Date());
   const services: Services = {
     config,
@@ -83,6 +103,8 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     dns: createDnsChecker(config.dnsServers),
     images: imageProviderFor(config),
   };
+  const metrics = createMetrics(database);
+  let draining = false;
   const deps: AppDeps = {
     services,
     registry: createRegistry(),
@@ -91,9 +113,16 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       perWorkspace: config.rateLimitPerWorkspace,
       redis,
       prefix: opts.limitPrefix ?? 'sg',
+      onRefused: (limit) => metrics.rateLimited(limit),
     }),
     activity: activityRecorder(database.db, log),
     caches: createCaches(database.feed),
+    observe: metrics.toolCall,
+    ops: {
+      metrics,
+      readiness: readinessProbe({ database, redis, draining: () => draining }),
+      draining: () => draining,
+    },
   };
   if (config.oauthIssuer) {
     // SPEC §5 rule 1: access tokens verified at the edge, then a signed delegation per request.
@@ -102,11 +131,15 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       clock: services.clock,
       verify: accessTokenVerifier({ issuer: config.oauthIssuer, audience: config.oauthAudience }),
       delegations: delegationSigner(delegationKey(config), config.baseUrl),
+      clientName: (issuer, clientId) => registeredClientName(database.db, issuer, clientId),
     });
   }
+  if (opts.mcpEndpoint) deps.mcpEndpoint = opts.mcpEndpoint(deps);
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | null = null;
   const timers: NodeJS.Timeout[] = [];
+  // Background jobs still running, awaited on shutdown so none writes to a closed database.
+  const running = new Set<Promise<unknown>>();
 
   return {
     deps,
@@ -120,7 +153,12 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
             server = started;
             const host = config.host.includes(':') ? `[${config.host}]` : config.host;
             for (const job of JOBS) {
-              const tick = () => job.run(deps).catch((err) => log.error({ err }, 'background job failed'));
+              const tick = () => {
+                if (draining) return;
+                const p = job.run(deps).catch((err) => log.error({ err }, 'background job failed'));
+                running.add(p);
+                void p.finally(() => running.delete(p));
+              };
               void tick();
               const t = setInterval(tick, job.everyMs);
               t.unref();
@@ -133,9 +171,29 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
         started.once('error', reject);
       });
     },
+    /**
+     * Graceful shutdown (issue 14 item 3): stop accepting, let in-flight requests finish within
+     * SHUTDOWN_TIMEOUT_MS (then cut their connections), wait for running jobs, flush Activity.
+     */
     async close() {
+      draining = true;
       for (const t of timers) clearInterval(t);
-      await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      const s = server;
+      if (s) {
+        const closed = new Promise<void>((r) => s.close(() => r()));
+        // Keep-alive connections with nothing in flight go now; busy ones end after their answer
+        // (the request middleware adds `Connection: close` while draining).
+        if ('closeIdleConnections' in s) s.closeIdleConnections();
+        const bound = new Promise<'timeout'>((r) =>
+          setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref(),
+        );
+        if ((await Promise.race([closed, bound])) === 'timeout') {
+          log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: cutting connections still busy');
+          if ('closeAllConnections' in s) s.closeAllConnections();
+          await closed;
+        }
+      }
+      await Promise.allSettled([...running]);
       await deps.activity.close();
       services.mail?.close();
       redis?.disconnect();

@@ -18,7 +18,7 @@ export type CreateConnectionInput = {
   reach?: Reach;
   scopes?: readonly string[];
   clientKind?: 'api_token' | 'cli' | 'oauth';
-  oauth?: { issuer: string; subject: string; clientId: string };
+  oauth?: { issuer: string; subject: string; clientId: string; email?: string | null };
 };
 
 /** Only the website's owner may create a connection; the scopes are normalised (site:read always on). */
@@ -59,6 +59,7 @@ export async function createConnection(
       oauthIssuer: input.oauth?.issuer ?? null,
       oauthSubject: input.oauth?.subject ?? null,
       oauthClientId: input.oauth?.clientId ?? null,
+      oauthEmail: input.oauth?.email ?? null,
     })
     .returning();
   return { connection: connection!, token: minted?.token ?? null };

@@ -1,6 +1,8 @@
 // Further `sitegate` commands; each area adds its own (idp, pair, tools, call, admin…).
 import type { Command } from 'commander';
+import { addAdmin } from './admin.js';
 import { idpCommand } from './idp.js';
+import { addMaintenance } from './maintenance.js';
 import { pairCommand } from './pair.js';
 import { CliError, callCommand, logoutCommand, toolsCommand, whoamiCommand } from './remote.js';
 
@@ -59,4 +61,4 @@ const addIdp: AddCommand = (program) => {
     .action(() => idpCommand());
 };
 
-export const COMMANDS: AddCommand[] = [addClientCommands, addIdp];
+export const COMMANDS: AddCommand[] = [addClientCommands, addIdp, addAdmin, addMaintenance];

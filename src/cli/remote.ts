@@ -1,7 +1,7 @@
 // `sitegate tools | call | whoami | logout`: the paired CLI speaks MCP with the SDK's Client over
-// Streamable HTTP (SPEC §5: no second API). `call` prints the envelope and exits 1 on ok:false.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// Streamable HTTP (SPEC §5: no second API), negotiating the newest revision the server speaks.
+// `call` prints the envelope and exits 1 on ok:false.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Credential, forgetCredential, readCredential } from './credentials.js';
 
 function need(url?: string): Credential {
@@ -13,7 +13,10 @@ function need(url?: string): Credential {
 export class CliError extends Error {}
 
 async function withClient<T>(c: Credential, fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ name: 'sitegate-cli', version: '0.1.0' });
+  const client = new Client(
+    { name: 'sitegate-cli', version: '0.1.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${c.url}/api/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${c.token}` } },

@@ -3,8 +3,13 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
+import { type Database, openDatabase } from '../db/client.js';
 import { type Demo, seedDemo } from '../db/demo.js';
+import { ensureSchema } from '../db/migrator.js';
+import { runOp } from '../ops/admin-ops.js';
+import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
+import { clientConfig } from '../web/pages/snippets.js';
 
 export type DemoOut = {
   baseUrl: string;
@@ -14,13 +19,56 @@ export type DemoOut = {
   tokens: Pick<Demo['tokens'], 'default' | 'all' | 'workspace'>;
 };
 
-export async function serveCommand(opts: { demo?: boolean; demoOut?: string; idp?: boolean }): Promise<void> {
+export async function serveCommand(opts: {
+  demo?: boolean;
+  demoOut?: string;
+  idp?: boolean;
+  migrate?: boolean;
+}): Promise<void> {
   const config = loadConfig();
-  // --idp: the development identity provider in this process (PGlite allows one process per DATA_DIR).
-  if (opts.idp) config.oauthIssuer = `http://127.0.0.1:${config.idpPort}`;
-  const sg = await createSitegate(config);
-  // Loaded only when asked for: oidc-provider is a development dependency of this command.
-  const idp = opts.idp
+  // The development identity provider runs in this process (PGlite allows one process per DATA_DIR)
+  // with --idp, and with the demo unless OAUTH_ISSUER names a real one: the protected-resource
+  // metadata must always list an authorization server (MCP authorization spec, RFC 9728 §2).
+  const runIdp = Boolean(opts.idp || (opts.demo && !config.oauthIssuer));
+  if (runIdp) config.oauthIssuer = `http://127.0.0.1:${config.idpPort}`;
+  // One process per embedded DATA_DIR (a second one would corrupt it): the control socket is taken
+  // before the database is opened; `sitegate admin` and `backup` reach the database through it.
+  let opened: (d: Database) => void = () => {};
+  const ready = new Promise<Database>((r) => {
+    opened = r;
+  });
+  const control = config.databaseUrl
+    ? null
+    : await startControl(
+        config.dataDir,
+        async (op, args) => runOp(op, { database: await ready, config, now: new Date() }, args),
+        (err) => process.stderr.write(`operator command failed: ${(err as Error).stack}\n`),
+      );
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    migrate: false,
+  });
+  // Issue 14 item 2: never start on a schema newer than this code; in production, never migrate
+  // unless told to (`--migrate`, or `sitegate migrate` beforehand).
+  try {
+    const applied = await ensureSchema(database, {
+      production: config.production,
+      apply: Boolean(opts.migrate),
+    });
+    if (applied.length)
+      process.stderr.write(
+        `Applied ${applied.length} migration(s): ${applied.map((m) => m.tag).join(', ')}\n`,
+      );
+  } catch (err) {
+    await database.close();
+    await control?.close();
+    throw err;
+  }
+  opened(database);
+  const sg = await createSitegate(config, { database });
+  // Loaded only when it runs: oidc-provider serves development and tests, not production.
+  const idp = runIdp
     ? await (await import('../auth/oauth/idp.js')).startIdp({
         db: sg.deps.services.db,
         audience: config.oauthAudience,
@@ -37,9 +85,13 @@ export async function serveCommand(opts: { demo?: boolean; demoOut?: string; idp
     process.stdout.write(demoBanner(demo));
   }
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
+  // SIGTERM: stop accepting, finish in-flight calls (bounded), flush Activity, exit 0 (issue 14 item 3).
   const stop = async () => {
+    log.info('shutting down');
+    await control?.close();
     await idp?.close();
     await sg.close();
+    await database.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -74,14 +126,6 @@ async function ensureDemo(
   return out;
 }
 
-export function clientConfig(mcpUrl: string, token: string) {
-  return {
-    mcpServers: {
-      sitegate: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } },
-    },
-  };
-}
-
 function demoBanner(d: DemoOut): string {
   return `
 Sitegate demo is running.
@@ -90,9 +134,13 @@ Sitegate demo is running.
   Owner sign-in  ${d.baseUrl}/login   ${d.users.owner.email} / ${d.users.owner.password}
   Token          ${d.tokens.default}   (default scopes: site:read, content:write)
 
-Paste into your MCP client's configuration (Claude Desktop, Cursor, VS Code):
+Paste into Cursor (~/.cursor/mcp.json); VS Code and Claude Desktop are in the README:
 
 ${JSON.stringify(clientConfig(d.mcpUrl, d.tokens.default), null, 2)}
+
+Or sign in instead of pasting a token (OAuth, e.g. Claude Desktop through mcp-remote):
+  npx -y mcp-remote ${d.mcpUrl}
+then connect the assistant at ${d.baseUrl}/dashboard/connect (its first tool call shows the link).
 
 Or try it with MCP Inspector:
   npx -y @modelcontextprotocol/inspector@2.12.0 --cli ${d.mcpUrl} --header "Authorization: Bearer ${d.tokens.default}" --method tools/list

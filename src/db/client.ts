@@ -1,58 +1,150 @@
 // Opens the database: embedded PGlite in DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
 // Both run the same committed migrations (src/db/migrations) and the same Drizzle schema.
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
+import { migrationsFolder } from './migrator.js';
 import * as schema from './schema.js';
 
+export { migrationsFolder };
+
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Database = { db: Db; kind: 'pglite' | 'postgres'; feed: ChangeFeed; close: () => Promise<void> };
+export type PoolUse = { total: number; idle: number; waiting: number; max: number };
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  feed: ChangeFeed;
+  close: () => Promise<void>;
+  /** Applies pending migrations; on PostgreSQL serialised across processes by an advisory lock. */
+  migrate: () => Promise<void>;
+  /** Connection-pool figures for /metrics (PostgreSQL only). */
+  poolUse?: () => PoolUse;
+  /** The embedded instance, for a consistent backup (`sitegate backup`). */
+  pglite?: PGlite;
+  /** True when this open created the embedded data directory (a first start). */
+  created?: boolean;
+};
 
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
-export type OpenOptions = { databaseUrl?: string; dataDir?: string; memory?: boolean; poolSize?: number };
+export type OpenOptions = {
+  databaseUrl?: string;
+  dataDir?: string;
+  memory?: boolean;
+  poolSize?: number;
+  /** Apply pending migrations while opening (default true); `serve` decides itself (issue 14 item 2). */
+  migrate?: boolean;
+};
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openPglite(opts.memory ? undefined : path.join(opts.dataDir ?? '.sitegate', 'pgdata'));
+  const database = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
+    : await openPglite(opts.memory ? undefined : path.join(opts.dataDir ?? '.sitegate', 'pgdata'));
+  if (opts.migrate !== false) await database.migrate();
+  return database;
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A database that cannot be reached fails a request within 5 s instead of queueing it forever
+  // (and /readyz turns 503); the default is to wait without bound.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  // An idle client whose server went away emits 'error' on the pool; without a listener that is fatal.
+  pool.on('error', () => {});
   const db = drizzle(pool, { schema });
-  // Two processes may start at once against one database: serialise migrations with an advisory lock.
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock(727001)');
-    await migrate(db, { migrationsFolder });
-  } finally {
-    await client.query('select pg_advisory_unlock(727001)').catch(() => {});
-    client.release();
-  }
-  // Caches stay off on PostgreSQL: another process's commit would reach us a few milliseconds
-  // late, and a refusal must hold at the very next call (SPEC §1). The pool serves the live facts.
-  return { db: db as unknown as Db, kind: 'postgres', feed: changeFeed(), close: () => pool.end() };
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    // Caches stay off on PostgreSQL: another process's commit would reach us a few milliseconds
+    // late, and a refusal must hold at the very next call (SPEC §1). The pool serves the live facts.
+    feed: changeFeed(),
+    close: () => pool.end(),
+    async migrate() {
+      // Two processes may start at once against one database: serialise migrations with an advisory lock.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock(727001)');
+        await migrate(db, { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock(727001)').catch(() => {});
+        client.release();
+      }
+    },
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+  };
 }
 
-async function openPglite(dir: string | undefined): Promise<Database> {
+/** PGlite's default 128 MB shared_buffers alone costs ~140 MB of resident memory; the embedded
+ * database of one workspace-sized service needs far less (bench/mcp.ts measures the effect). */
+export const PGLITE_START_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'temp_buffers=2MB'];
+
+async function openPglite(dir: string | undefined, fresh?: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (dir) mkdirSync(dir, { recursive: true });
-  // PGlite's default 128 MB shared_buffers alone costs ~140 MB of resident memory; the embedded
-  // database of one workspace-sized service needs far less (bench/mcp.ts measures the effect).
-  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'temp_buffers=2MB'];
-  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), startParams });
+  let created = false;
+  if (dir && !existsSync(path.join(dir, 'PG_VERSION'))) {
+    mkdirSync(dir, { recursive: true });
+    created = true;
+    // Issue 14 item 6: initdb peaks near 900 MB and that memory is never handed back to the OS, so
+    // a first start prepares the directory in a short-lived child and this process opens the result
+    // (as cheap as a restart). A new, empty database is always brought to the current schema.
+    await prepareInChild(dir);
+  }
+  const dataDir = fresh ?? dir;
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
+  });
   const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder });
   const feed = changeFeed();
   // PGlite is in-process: a notification is handled before the committing statement resolves.
   await client.listen(CHANGE_CHANNEL, (table) => feed.emit(table));
   feed.setLive(true);
-  return { db: db as unknown as Db, kind: 'pglite', feed, close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    feed,
+    close: () => client.close(),
+    async migrate() {
+      await migrate(db, { migrationsFolder });
+      feed.emit('*');
+    },
+    pglite: client,
+    created,
+  };
+}
+
+/** Creates an embedded database in `dir` (initdb) and applies the migrations: the child's work. */
+export async function preparePgliteDir(dir: string): Promise<void> {
+  const database = await openPglite(undefined, dir);
+  await database.migrate();
+  await database.close();
+}
+
+/** Runs src/db/prepare-data-dir (or its compiled twin) as a child; tsx loads it in development. */
+async function prepareInChild(dir: string): Promise<void> {
+  const here = fileURLToPath(import.meta.url);
+  const ext = path.extname(here);
+  const script = path.join(path.dirname(here), `prepare-data-dir${ext}`);
+  const loader =
+    ext === '.ts' ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [...loader, script, dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err = (err + d).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`preparing the database in ${dir} failed (${code}): ${err}`)),
+    );
+  });
 }

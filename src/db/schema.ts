@@ -422,6 +422,8 @@ export const connections = pgTable(
     oauthIssuer: text('oauth_issuer'),
     oauthSubject: text('oauth_subject'),
     oauthClientId: text('oauth_client_id'),
+    /** kind = oauth: the signed-in person's email when the access token carried one (shown to the owner). */
+    oauthEmail: text('oauth_email'),
     createdAt: createdAt(),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
@@ -454,6 +456,8 @@ export const pairings = pgTable('pairings', {
   oauthIssuer: text('oauth_issuer'),
   oauthSubject: text('oauth_subject'),
   oauthClientId: text('oauth_client_id'),
+  /** kind = oauth: the signed-in person's email, when the access token carried one (shown to the owner). */
+  oauthEmail: text('oauth_email'),
   createdAt: createdAt(),
   expiresAt: ts('expires_at').notNull(),
 });
@@ -498,13 +502,24 @@ export const analyticsEvents = pgTable(
   (t) => [index('analytics_website_idx').on(t.websiteId, t.occurredAt)],
 );
 
+/**
+ * Keys of the anonymous visitor side, shared by every process through the database: `form` signs the
+ * fill-time token of the published site's forms; `salt:YYYY-MM-DD` is that UTC day's visitor salt,
+ * deleted once the day is over so no stored visitor hash can be traced back (src/domain/analytics).
+ */
+export const visitorKeys = pgTable('visitor_keys', {
+  id: text('id').primaryKey(),
+  secret: text('secret').notNull(),
+  createdAt: createdAt(),
+});
+
 /** Outgoing mail, written in the same transaction as the action that causes it; delivered with retries. */
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
     id: text('id').primaryKey(),
     websiteId: text('website_id'),
-    kind: text('kind').notNull(), // invitation | document
+    kind: text('kind').notNull(), // invitation | document | lead | booking_request
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
@@ -540,5 +555,42 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 export const blobs = pgTable('blobs', {
   sha256: text('sha256').primaryKey(),
   bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The development identity provider's storage (oidc-provider adapter, src/auth/oauth/idp-store.ts):
+ * client registrations, grants, sessions, codes and tokens, one row per (model, id), so a restart
+ * keeps clients signed in. Expired rows are purged by a background job.
+ */
+export const oidcModels = pgTable(
+  'oidc_models',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: ts('expires_at'),
+    consumedAt: ts('consumed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oidc_models_grant_idx').on(t.grantId),
+    index('oidc_models_uid_idx').on(t.uid),
+    index('oidc_models_user_code_idx').on(t.userCode),
+    index('oidc_models_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * The development identity provider's signing and cookie keys, one row per issuer URL, created on its
+ * first start there. A row also marks the issuer as ours: client names are looked up only for it.
+ */
+export const idpKeys = pgTable('idp_keys', {
+  issuer: text('issuer').primaryKey(),
+  jwks: jsonb('jwks').$type<{ keys: Record<string, unknown>[] }>().notNull(),
+  cookieKeys: jsonb('cookie_keys').$type<string[]>().notNull(),
   createdAt: createdAt(),
 });

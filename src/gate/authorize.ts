@@ -1,7 +1,7 @@
 // The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { type SQL, and, eq, getTableColumns } from 'drizzle-orm';
 import type { Caller } from '../auth/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
@@ -49,25 +49,45 @@ export function targetWebsiteId(caller: Caller, rule: GateRule, requested: strin
   return requested;
 }
 
+/** Why a call would be refused, first reason first; null when the facts allow it. */
+export type Denial = 'scope_missing' | 'area_disabled' | 'role_insufficient' | 'advanced_editor_required';
+
+/**
+ * The gate's conditions on the live facts, in the order they are reported. `decide` turns a denial
+ * into its refusal; tools/list uses the same conditions to list only what could run (DESIGN §5.1).
+ */
+export function denial(
+  scopes: readonly Scope[],
+  rule: GateRule,
+  facts: Pick<GateFacts, 'role' | 'withheldAreas' | 'advancedEditor'>,
+): Denial | null {
+  if (!scopes.includes(rule.scope)) return 'scope_missing';
+  if (facts.withheldAreas.includes(rule.area)) return 'area_disabled';
+  if (!facts.role || roleRank(facts.role) < roleRank(rule.role)) return 'role_insufficient';
+  if (rule.advanced && !facts.advancedEditor) return 'advanced_editor_required';
+  return null;
+}
+
 /** The decision proper, given the live facts. Returns the role the call runs with. */
 export function decide(caller: Caller, rule: GateRule, facts: GateFacts): Role {
   if (!caller.scopes.includes(rule.scope)) throw scopeMissing(rule);
   if (!facts.website || facts.website.companyId !== caller.companyId) throw notFound('website');
-  if (facts.withheldAreas.includes(rule.area)) {
+  const why = denial(caller.scopes, rule, facts);
+  if (why === 'area_disabled') {
     throw new Refusal(
       'area_disabled',
       `The ${rule.area} area is switched off for this account by the agency that manages it.`,
       'Ask the agency to switch the area on; nothing an agent does can change this.',
     );
   }
-  if (!facts.role) {
-    throw new Refusal(
-      'role_insufficient',
-      "The person who created this connection no longer has access to this website, so the connection can't act on it.",
-      'The site owner can restore their access or create a new connection.',
-    );
-  }
-  if (roleRank(facts.role) < roleRank(rule.role)) {
+  if (why === 'role_insufficient') {
+    if (!facts.role) {
+      throw new Refusal(
+        'role_insufficient',
+        "The person who created this connection no longer has access to this website, so the connection can't act on it.",
+        'The site owner can restore their access or create a new connection.',
+      );
+    }
     if (rule.role === 'owner') {
       throw new Refusal(
         'owner_only',
@@ -80,14 +100,14 @@ export function decide(caller: Caller, rule: GateRule, facts: GateFacts): Role {
       `${rule.name} needs the ${rule.role} role; the connection's creator is now a ${facts.role} on this website.`,
     );
   }
-  if (rule.advanced && !facts.advancedEditor) {
+  if (why === 'advanced_editor_required') {
     throw new Refusal(
       'advanced_editor_required',
       `${rule.name} needs the advanced-editor grant, which this workspace does not have.`,
       'The advanced editor is invite-only; use update_section_text and the other draft tools instead.',
     );
   }
-  return facts.role;
+  return facts.role!;
 }
 
 function scopeMissing(rule: GateRule): Refusal {
@@ -138,8 +158,13 @@ export async function authorize(
 /** The website's columns without the published snapshot (it can be hundreds of kilobytes). */
 const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);
 
-async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateRow> {
-  const rows = await db
+/**
+ * The live facts for (websites matching `where`, creator): each website with its company's withheld
+ * areas and advanced-editor grant and the creator's role there. The gate reads one website; tools/list
+ * reads every website a connection reaches (listing.ts) — one query shape for both.
+ */
+export function gateFacts(db: Db, creatorId: string, where: SQL | undefined) {
+  return db
     .select({
       website: websiteColumns,
       role: websiteMembers.role,
@@ -152,7 +177,10 @@ async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateR
       websiteMembers,
       and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, creatorId)),
     )
-    .where(eq(websites.id, id))
-    .limit(1);
+    .where(where);
+}
+
+async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateRow> {
+  const rows = await gateFacts(db, creatorId, eq(websites.id, id)).limit(1);
   return rows[0] ?? null;
 }

@@ -10,27 +10,38 @@ import {
 import type { Caller } from '../auth/caller.js';
 import { Refusal } from '../domain/errors.js';
 
-export type LimitsConfig = { perConnection: number; perWorkspace: number; redis?: Redis; prefix?: string };
+export type LimitsConfig = {
+  perConnection: number;
+  perWorkspace: number;
+  redis?: Redis;
+  prefix?: string;
+  /** Told which limit refused (`connection`, `workspace` or a bucket name), for /metrics. */
+  onRefused?: (limit: string) => void;
+};
 export type Bucket = { key: string; perMinute: number };
+/** A limit over a longer window (the published site's forms: per address, per website). */
+export type Window = { key: string; points: number; seconds: number };
 
 export type RateLimits = {
   /** Takes one call from each applicable bucket, or throws `rate_limited` naming the limit and the wait. */
   consume(caller: Caller, bucket?: Bucket): Promise<void>;
   /** Takes one point from a named bucket (pairing guesses, logins…). */
   consumeKey(bucket: Bucket, key: string): Promise<void>;
+  /** Takes one point from a windowed limit: 0 when allowed, else the seconds until it allows again. */
+  tryWindow(window: Window, key: string): Promise<number>;
 };
 
 export function createRateLimits(cfg: LimitsConfig): RateLimits {
   const prefix = cfg.prefix ?? 'sg';
-  const make = (name: string, points: number): RateLimiterAbstract =>
+  const make = (name: string, points: number, duration = 60): RateLimiterAbstract =>
     cfg.redis
       ? new RateLimiterRedis({
           storeClient: cfg.redis,
           points,
-          duration: 60,
+          duration,
           keyPrefix: `${prefix}:rl:${name}`,
         })
-      : new RateLimiterMemory({ points, duration: 60, keyPrefix: `${prefix}:rl:${name}` });
+      : new RateLimiterMemory({ points, duration, keyPrefix: `${prefix}:rl:${name}` });
   const perConnection = make('conn', cfg.perConnection);
   const perWorkspace = make('ws', cfg.perWorkspace);
   const buckets = new Map<string, RateLimiterAbstract>();
@@ -43,11 +54,29 @@ export function createRateLimits(cfg: LimitsConfig): RateLimits {
     return l;
   };
 
-  const take = async (limiter: RateLimiterAbstract, key: string, what: string, perMinute: number) => {
+  const windows = new Map<string, RateLimiterAbstract>();
+  const windowOf = (w: Window) => {
+    const id = `${w.key}:${w.points}:${w.seconds}`;
+    let l = windows.get(id);
+    if (!l) {
+      l = make(`w:${w.key}`, w.points, w.seconds);
+      windows.set(id, l);
+    }
+    return l;
+  };
+
+  const take = async (
+    limiter: RateLimiterAbstract,
+    key: string,
+    what: string,
+    perMinute: number,
+    name: string,
+  ) => {
     try {
       await limiter.consume(key, 1);
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e;
+      cfg.onRefused?.(name);
       const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
       throw new Refusal(
         'rate_limited',
@@ -59,18 +88,29 @@ export function createRateLimits(cfg: LimitsConfig): RateLimits {
 
   return {
     async consume(caller, bucket) {
-      await take(perConnection, caller.connectionId, 'for this connection', cfg.perConnection);
-      await take(perWorkspace, caller.companyId, 'for this workspace', cfg.perWorkspace);
+      await take(perConnection, caller.connectionId, 'for this connection', cfg.perConnection, 'connection');
+      await take(perWorkspace, caller.companyId, 'for this workspace', cfg.perWorkspace, 'workspace');
       if (bucket)
         await take(
           bucketOf(bucket),
           caller.companyId,
           `for ${bucket.key} in this workspace`,
           bucket.perMinute,
+          bucket.key,
         );
     },
     async consumeKey(bucket, key) {
-      await take(bucketOf(bucket), key, `for ${bucket.key}`, bucket.perMinute);
+      await take(bucketOf(bucket), key, `for ${bucket.key}`, bucket.perMinute, bucket.key);
+    },
+    async tryWindow(w, key) {
+      try {
+        await windowOf(w).consume(key, 1);
+        return 0;
+      } catch (e) {
+        if (!(e instanceof RateLimiterRes)) throw e;
+        cfg.onRefused?.(w.key);
+        return Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+      }
     },
   };
 }

@@ -4,11 +4,14 @@
 import type { Caller } from '../auth/caller.js';
 import { type ChangeFeed, FeedCache } from '../db/change-feed.js';
 import { GATE_TABLES, type GateFactsCache } from '../gate/authorize.js';
+import type { ListingFacts, ListingFactsCache } from '../gate/listing.js';
 
 export type Caches = {
   callers: FeedCache<Caller | null>;
   gate: GateFactsCache;
   reads: FeedCache<unknown>;
+  /** The gate facts tools/list filters by (role, withheld areas, advanced-editor grant). */
+  listing: ListingFactsCache;
 };
 
 /** Tables a cacheable read tool may depend on. */
@@ -28,5 +31,6 @@ export function createCaches(feed: ChangeFeed): Caches {
     callers: new FeedCache<Caller | null>(feed, ['connections'], 10_000, (v) => v !== null),
     gate: new FeedCache(feed, GATE_TABLES),
     reads: new FeedCache<unknown>(feed, READ_TABLES, 2_000),
+    listing: new FeedCache<ListingFacts>(feed, GATE_TABLES),
   };
 }

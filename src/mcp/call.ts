@@ -1,13 +1,14 @@
 // The call path after authentication (DESIGN §4): rate limits -> validation -> gate -> domain function
 // in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed).
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import type { ActivityRecorder } from '../domain/activity/recorder.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
 import { Refusal, invalidInput } from '../domain/errors.js';
 import { authorize } from '../gate/authorize.js';
+import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import type { ToolCtx } from './define-tool.js';
 import { failureResult, okResult, refusalResult } from './envelope.js';
@@ -20,6 +21,13 @@ export type CallDeps = {
   limits: RateLimits;
   activity: ActivityRecorder;
   caches: Caches;
+  /** Sees each call's tool, outcome, refusal code and duration (Prometheus /metrics, issue 14). */
+  observe?: (
+    tool: string,
+    outcome: 'allowed' | 'denied' | 'failed',
+    code: string | null,
+    seconds: number,
+  ) => void;
 };
 
 export async function callTool(
@@ -29,11 +37,19 @@ export async function callTool(
   args: unknown,
   progress: Progress = noProgress,
 ): Promise<CallToolResult> {
-  const requestId = randomUUID();
+  // The HTTP request's id (X-Request-Id, every log line) when there is one.
+  const requestId = currentRequestId() ?? randomUUID();
+  const started = performance.now();
   const now = deps.services.clock();
   const tool = deps.registry.get(name);
   let websiteId: string | null = null;
-  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string, credits = 0) =>
+  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string, credits = 0) => {
+    deps.observe?.(
+      tool ? tool.def.name : 'unknown_tool',
+      outcome,
+      code ?? null,
+      (performance.now() - started) / 1000,
+    );
     deps.activity.record({
       companyId: caller.companyId,
       websiteId,
@@ -46,6 +62,7 @@ export async function callTool(
       requestId,
       createdAt: now,
     });
+  };
 
   try {
     if (!tool) {

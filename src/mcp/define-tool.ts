@@ -31,6 +31,11 @@ export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   /** Credits this call spent, for Activity. */
   credits?(data: z.output<O>): number;
   bucket?: ToolBucket;
+  /**
+   * The rules the gate applies inside `run` when they differ from the tool's own (confirm_pending_action
+   * re-authorizes under the plan kind's rule): tools/list shows the tool if any of them could pass.
+   */
+  authorizedBy?: readonly GateRule[];
   /** false for long work that manages its own transactions (imports, crawls). Default true. */
   transaction?: boolean;
   /**

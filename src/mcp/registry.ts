@@ -1,8 +1,12 @@
 // Compiles the tool declarations once at load: the input schema with websiteId, the JSON Schemas
-// clients see (zod 4 -> JSON Schema 2020-12) and the tools/list answer per scope set (cached).
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+// clients see (zod 4 -> JSON Schema 2020-12) and the tools/list answer per filter (cached).
+// tools/list carries complete input schemas but no output schemas: every result is the envelope of
+// DESIGN §5.1, which the server instructions describe once, and output schemas were half of a
+// 73 KB list (an agent's context pays for every byte). The output schemas stay in the contract.
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Scope } from '../gate/scopes.js';
+import type { Caller } from '../auth/caller.js';
+import { type ListingFacts, listable } from '../gate/listing.js';
 import { type ToolDef, ParamWebsiteId } from './define-tool.js';
 import { envelopeJsonSchema } from './envelope.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -11,7 +15,10 @@ export type CompiledTool = {
   def: ToolDef;
   /** The declared input plus `websiteId` (except workspace-level tools), strict: unknown keys refused. */
   input: z.ZodObject;
+  /** What tools/list shows. */
   listing: Tool;
+  /** The output schema inside the envelope: the contract (snapshot), not sent in tools/list. */
+  outputSchema: Record<string, unknown>;
 };
 
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -36,18 +43,35 @@ export function compileTool(def: ToolDef): CompiledTool {
       title: def.title,
       description: def.description,
       inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
-      outputSchema: envelopeJsonSchema(toJsonSchema(def.output, 'output')) as Tool['outputSchema'],
-      annotations: { title: def.title, ...def.annotations },
+      annotations: def.annotations,
     },
+    outputSchema: envelopeJsonSchema(toJsonSchema(def.output, 'output')),
   };
+}
+
+/** The facts a listing depends on, as a cache key. */
+function filterKey(caller: Pick<Caller, 'scopes'>, f: ListingFacts): string {
+  return [
+    [...caller.scopes].sort().join(' '),
+    f.siteRole,
+    f.bestRole,
+    [...f.withheldAreas].sort().join(' '),
+    f.advancedEditor,
+  ].join('|');
 }
 
 export type Registry = {
   get(name: string): CompiledTool | undefined;
   all(): CompiledTool[];
-  /** tools/list for a connection: only the tools its scopes allow, computed once per scope set. */
-  listFor(scopes: readonly Scope[]): Tool[];
+  /**
+   * tools/list for a connection: only what it could run — its scopes, the creator's role, the areas
+   * withheld and the advanced-editor grant. Computed once per distinct set of those facts.
+   */
+  listFor(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): Tool[];
 };
+
+/** Bound on the per-filter cache (distinct scope/role/area combinations seen by this process). */
+const MAX_FILTERS = 512;
 
 export function createRegistry(defs: ToolDef[] = ALL_TOOLS): Registry {
   const compiled = defs.map(compileTool);
@@ -57,11 +81,14 @@ export function createRegistry(defs: ToolDef[] = ALL_TOOLS): Registry {
   return {
     get: (name) => byName.get(name),
     all: () => compiled,
-    listFor(scopes) {
-      const key = [...scopes].sort().join(' ');
+    listFor(caller, facts) {
+      const key = filterKey(caller, facts);
       let list = cache.get(key);
       if (!list) {
-        list = compiled.filter((t) => scopes.includes(t.def.scope)).map((t) => t.listing);
+        list = compiled
+          .filter((t) => (t.def.authorizedBy ?? [t.def]).some((rule) => listable(caller, rule, facts)))
+          .map((t) => t.listing);
+        if (cache.size >= MAX_FILTERS) cache.clear();
         cache.set(key, list);
       }
       return list;

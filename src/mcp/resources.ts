@@ -1,11 +1,15 @@
-// The four read-only resources of SPEC §2, for the connection's default site. Each is the data of the
-// matching site:read tool, read through the same call path (gate, limits, Activity).
+// The four read-only resources of SPEC §2, for the connection's default site, and one template for a
+// single page. Each is the data of the matching site:read tool, read through the same call path
+// (gate, limits, Activity). A URI that names none of them is the protocol's resource-not-found
+// (-32602 with data.uri, MCP 2026-07-28); a refusal of the call path is an invalid request.
 import {
-  McpError,
-  ErrorCode,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
   type Resource,
-} from '@modelcontextprotocol/sdk/types.js';
+  ResourceNotFoundError,
+  type ResourceTemplateType,
+} from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller.js';
 import { type CallDeps, callTool } from './call.js';
 
@@ -52,22 +56,42 @@ export function listResources(): Resource[] {
   }));
 }
 
-export async function readResource(deps: CallDeps, caller: Caller, uri: string): Promise<ReadResourceResult> {
+const PAGE_PREFIX = `${RESOURCE_SCHEME}://site/pages/`;
+
+export const RESOURCE_TEMPLATES: ResourceTemplateType[] = [
+  {
+    uriTemplate: `${PAGE_PREFIX}{pageId}`,
+    name: 'site-page',
+    title: 'Page',
+    description:
+      'One draft page of the default site with its sections (page ids come from the pages resource).',
+    mimeType: 'application/json',
+  },
+];
+
+/** The tool and arguments a resource URI reads, or null when it names no resource. */
+function target(uri: string): { tool: string; args: Record<string, unknown> } | null {
   const r = RESOURCES.find((x) => `${RESOURCE_SCHEME}://site/${x.path}` === uri);
-  if (!r) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri.slice(0, 100)}`);
+  if (r) return { tool: r.tool, args: {} };
+  const pageId = uri.startsWith(PAGE_PREFIX) ? uri.slice(PAGE_PREFIX.length) : '';
+  if (/^[\w-]{1,64}$/.test(pageId)) return { tool: 'get_page', args: { pageId } };
+  return null;
+}
+
+export async function readResource(deps: CallDeps, caller: Caller, uri: string): Promise<ReadResourceResult> {
+  const t = target(uri);
+  if (!t) throw new ResourceNotFoundError(uri.slice(0, 500));
   // The default site: a workspace connection's own website, named explicitly.
-  const result = await callTool(
-    deps,
-    caller,
-    r.tool,
-    caller.reach === 'workspace' ? { websiteId: caller.websiteId } : {},
-  );
+  const site = caller.reach === 'workspace' ? { websiteId: caller.websiteId } : {};
+  const result = await callTool(deps, caller, t.tool, { ...t.args, ...site });
   const structured = result.structuredContent as
-    | { ok: boolean; data?: unknown; error?: { message: string } }
+    | { ok: boolean; data?: unknown; error?: { code: string; message: string } }
     | undefined;
+  // A page that does not exist (or is another site's) is a resource that does not exist.
+  if (structured?.error?.code === 'not_found' && t.tool === 'get_page') throw new ResourceNotFoundError(uri);
   if (!structured?.ok) {
-    throw new McpError(
-      ErrorCode.InvalidRequest,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
       structured?.error?.message ?? 'The resource could not be read.',
     );
   }

@@ -1,10 +1,12 @@
 // The bounded crawler of migrate_site_from_url (SPEC §4.5, §8 "the crawl is bounded"): same-site
 // links only, robots.txt respected (robots-parser), bounded in pages, depth, bytes, time and
 // concurrency; every request goes through the SSRF guard (guardedFetch). Reports what it could not do.
+import { createHash } from 'node:crypto';
 import robotsParserModule from 'robots-parser';
 import * as cheerio from 'cheerio';
 import { Refusal, invalidInput } from '../domain/errors.js';
 import { FetchFailure, guardedFetch } from './fetch.js';
+import { type PageSignals, readSignals } from './signals.js';
 import type { Guard } from './ssrf.js';
 
 export type CrawlLimits = {
@@ -25,10 +27,20 @@ export const CRAWL_DEFAULTS: CrawlLimits = {
   concurrency: 4,
 };
 
-export type CrawledPage = { url: URL; html: string; depth: number; order: number };
+export type CrawledPage = {
+  url: URL;
+  html: string;
+  depth: number;
+  order: number;
+  /** pageKey()s that name this document: its own, the address that redirected here, its canonical. */
+  keys: string[];
+  /** What site planning needs, read while the page was parsed here (signals.ts). */
+  signals: PageSignals;
+};
 export type CrawlResult = {
   pages: CrawledPage[];
-  failed: Array<{ path: string; reason: string }>;
+  /** Pages that could not be fetched: the address, a stable reason code and a sentence for the owner. */
+  failed: Array<{ path: string; url: string; reason: string; detail: string }>;
   truncated: boolean;
   robotsBlocked: number;
 };
@@ -56,9 +68,30 @@ async function loadRobots(guard: Guard, origin: string): Promise<Robots> {
   }
 }
 
+/**
+ * One key per document (issue 16: "one page per distinct document"): `/`, `/index.html` and
+ * `/about/` vs `/about` name the same page. The query string is kept (it may select content).
+ */
+export function pageKey(u: URL): string {
+  let p = u.pathname.replace(/\/index\.(?:html?|php|aspx?)$/i, '/');
+  if (p.length > 1) p = p.replace(/\/+$/, '');
+  return `${u.origin}${p}${u.search}`;
+}
+
+/** The same-origin `<link rel=canonical>` of a document, if it names one. */
+export function canonicalOf($: cheerio.CheerioAPI, url: URL): URL | null {
+  const href = $('link[rel~="canonical" i][href]').first().attr('href');
+  if (!href) return null;
+  try {
+    const c = new URL(href, url);
+    return c.origin === url.origin ? c : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Same-site page links of a document, normalised (no fragment), in document order. */
-export function pageLinks(html: string, base: URL): URL[] {
-  const $ = cheerio.load(html);
+export function pageLinks($: cheerio.CheerioAPI, base: URL): URL[] {
   const out: URL[] = [];
   $('a[href]').each((_, el) => {
     const href = $(el).attr('href') ?? '';
@@ -107,16 +140,36 @@ export async function crawl(
   if (first.url.origin !== startUrl.origin) robots = await loadRobots(guard, first.url.origin);
   startUrl = first.url;
   const origin = startUrl.origin;
-  const seen = new Set<string>([startUrl.href]);
+  const seen = new Set<string>([pageKey(startUrl)]);
+  const bodies = new Map<string, CrawledPage>(); // identical documents under two addresses are one page
   const queue: Array<{ url: URL; depth: number; order: number }> = [];
   let discovered = 0;
   let bytes = first.body.length;
   let attempts = 1;
-  const accept = (html: string, url: URL, depth: number, order: number) => {
-    result.pages.push({ url, html, depth, order });
-    for (const link of pageLinks(html, url)) {
-      if (seen.has(link.href)) continue;
-      seen.add(link.href);
+  const byKey = new Map<string, CrawledPage>();
+  const accept = (html: string, url: URL, depth: number, order: number, requested?: URL) => {
+    const keys = new Set([pageKey(url)]);
+    if (requested) keys.add(pageKey(requested));
+    const $ = cheerio.load(html); // parsed once for its canonical address and its links
+    const canonical = canonicalOf($, url);
+    if (canonical) keys.add(pageKey(canonical));
+    const digest = createHash('sha256').update(html).digest('hex');
+    const same = [...keys].map((k) => byKey.get(k)).find(Boolean) ?? bodies.get(digest);
+    if (same) {
+      // The same document under another address: one page, known by every key.
+      for (const k of keys) if (!same.keys.includes(k)) same.keys.push(k);
+      for (const k of keys) byKey.set(k, same);
+      return;
+    }
+    for (const k of keys) seen.add(k);
+    const page: CrawledPage = { url, html, depth, order, keys: [...keys], signals: readSignals($, url) };
+    for (const k of keys) byKey.set(k, page);
+    bodies.set(digest, page);
+    result.pages.push(page);
+    for (const link of pageLinks($, url)) {
+      const key = pageKey(link);
+      if (seen.has(key)) continue;
+      seen.add(key);
       if (robots.isAllowed(link.href, ROBOTS_AGENT) === false) {
         result.robotsBlocked += 1;
         continue;
@@ -131,6 +184,8 @@ export async function crawl(
   accept(first.body.toString('utf8'), startUrl, 0, 0);
   await onPage(1, startUrl.pathname);
 
+  const fail = (url: URL, reason: string, detail: string) =>
+    result.failed.push({ path: url.pathname, url: url.href, reason, detail });
   let inFlight = 0;
   let waiters: Array<() => void> = [];
   const wake = () => {
@@ -152,20 +207,25 @@ export async function crawl(
         },
       });
       bytes += r.body.length;
-      if (r.url.href !== next.url.href) {
-        if (seen.has(r.url.href)) return; // a redirect to a page we already have
-        seen.add(r.url.href);
+      if (pageKey(r.url) !== pageKey(next.url)) {
+        const have = byKey.get(pageKey(r.url));
+        if (have) {
+          // A redirect to a page we already have: links to the old address lead there too.
+          if (!have.keys.includes(pageKey(next.url))) have.keys.push(pageKey(next.url));
+          return;
+        }
+        if (seen.has(pageKey(r.url))) return; // being fetched by another worker
+        seen.add(pageKey(r.url));
       }
       if (!r.contentType.includes('html')) {
-        result.failed.push({ path: next.url.pathname, reason: 'not_html' });
+        fail(next.url, 'not_html', 'The address does not answer with an HTML page.');
         return;
       }
-      accept(r.body.toString('utf8'), r.url, next.depth, next.order);
+      accept(r.body.toString('utf8'), r.url, next.depth, next.order, next.url);
     } catch (err) {
-      if (err instanceof Refusal) result.failed.push({ path: next.url.pathname, reason: err.code });
+      if (err instanceof Refusal) fail(next.url, err.code, err.message);
       else if (err instanceof FetchFailure && err.reason === 'robots') result.robotsBlocked += 1;
-      else if (err instanceof FetchFailure)
-        result.failed.push({ path: next.url.pathname, reason: err.reason });
+      else if (err instanceof FetchFailure) fail(next.url, err.reason, err.message);
       else throw err;
     }
     await onPage(result.pages.length, next.url.pathname);
@@ -198,6 +258,6 @@ export async function crawl(
   if (queue.length) result.truncated = true;
   // Discovery order, not completion order: the same site always gives the same pages in the same order.
   result.pages.sort((a, b) => a.order - b.order);
-  result.failed.sort((a, b) => a.path.localeCompare(b.path));
+  result.failed.sort((a, b) => a.url.localeCompare(b.url));
   return result;
 }

@@ -1,14 +1,21 @@
-// migrate_site_from_url (SPEC §4.5): crawl (bounded, robots-respecting, SSRF-guarded) -> convert each
-// page to sections -> a PortableSiteV1 payload -> the import pipeline (lenient about images: those that
-// cannot be fetched or are not real images are skipped and counted) -> one committing transaction.
+// migrate_site_from_url (SPEC §4.5; issue 16): crawl (bounded, robots-respecting, SSRF-guarded) -> read
+// the site's stylesheets -> plan the site (pages, posts, titles, paths) -> convert each page to sections
+// -> a PortableSiteV1 payload -> the import pipeline (lenient about images: those that cannot be fetched
+// or are not real images are skipped and listed) -> one committing transaction. The report is exact:
+// every failed page and every skipped image is listed with its address and reason.
+import * as cheerio from 'cheerio';
 import type { SiteCtx } from '../domain/context.js';
 import { fetchAssets } from '../portable/assets.js';
 import { type AuthorizeTarget, checkSiteLimit, commitImport, type ImportResult } from '../portable/commit.js';
 import { parsePortable, validateSections } from '../portable/prepare.js';
 import type { PortableSiteV1 } from '../portable/schema.js';
-import { type ConvertedPage, convertPage, slugFor } from './convert.js';
+import { type ConvertedPage, convertPage } from './convert.js';
 import { CRAWL_DEFAULTS, type CrawlLimits, crawl } from './crawler.js';
+import { backgroundImages } from './css.js';
+import { requiredActions } from './report.js';
+import { assetKeys, pageCtx, pageTitle, planSite, sectionKeys } from './site.js';
 import { createGuard, type Guard } from './ssrf.js';
+import { loadStylesheets } from './stylesheets.js';
 
 export type MigrateInput = {
   url: string;
@@ -23,10 +30,15 @@ export type MigrateReport = ImportResult & {
   truncated: boolean;
   assetsSkipped: number;
   actionsRequired: string[];
+  /** Every page that could not be fetched: its address, a reason code and a sentence. */
+  failedPages: Array<{ url: string; reason: string; detail: string }>;
+  /** Every image that was found but not brought in, with the reason (assetsSkipped counts them). */
+  skippedAssets: Array<{ url: string; reason: string }>;
 };
 
-/** Images a migration brings in at most; the rest are counted in assetsSkipped. */
+/** Images a migration brings in at most; the rest are listed in skippedAssets. */
 export const MIGRATE_MAX_ASSETS = 60;
+const NO_BACKGROUND = 'background image of a section whose type has no background (only heroes have one).';
 
 export async function migrateSite(
   ctx: SiteCtx,
@@ -42,17 +54,24 @@ export async function migrateSite(
     const crawled = await crawl(guard, input.url, limits, (done, path) =>
       ctx.progress(done, limits.maxPages, `Fetched ${path}`),
     );
-    const keyOf = new Map<string, string>();
-    const assetRef = (u: string) => {
-      let k = keyOf.get(u);
-      if (!k) {
-        k = `img-${keyOf.size + 1}`;
-        keyOf.set(u, k);
-      }
-      return `asset:${k}`;
-    };
-    const converted = crawled.pages.map((p) => convertPage(p.html, p.url, assetRef));
-    const site = buildSite(converted, crawled.pages[0]?.url.hostname ?? 'site', keyOf);
+    const plan = planSite(
+      crawled.pages,
+      crawled.failed.map((f) => f.url),
+    );
+    const sheets = await loadStylesheets(guard, crawled.pages);
+    const origin = crawled.pages[0]?.url.origin ?? '';
+    const keys = assetKeys(origin);
+    // One page parsed at a time: its DOM is dropped before the next is read.
+    const converted = plan.pages.map((p) => {
+      const $ = cheerio.load(p.crawled.html);
+      const backgrounds = backgroundImages($, sheets.get(p.crawled) ?? [], p.crawled.url);
+      return convertPage($, p.crawled.url, pageCtx(plan, p, keys.ref, backgrounds));
+    });
+    const logo = plan.logoUrl ? keys.ref(plan.logoUrl) : null;
+    const site = buildSite(plan, converted, keys.list(), logo);
+    // A section the converter made that the schemas refuse is left out, and said so (never silently).
+    const invalid = validateSections(site, new Set(), true);
+    const assetUrl = new Map(site.assets.map((a) => [a.key, a.url]));
     const overCap = site.assets.slice(MIGRATE_MAX_ASSETS).map((a) => a.key);
     await ctx.progress(
       crawled.pages.length,
@@ -65,7 +84,15 @@ export async function migrateSite(
       timeMs: 15_000,
     });
     const skipped = new Set([...fetched.skipped, ...overCap]);
-    validateSections(site, skipped, true); // drops skipped images' references (and sections that need them)
+    const reasons = new Map(fetched.reasons);
+    for (const k of overCap)
+      reasons.set(
+        k,
+        `more than ${MIGRATE_MAX_ASSETS} images: only the first ${MIGRATE_MAX_ASSETS} are imported.`,
+      );
+    if (site.brand.logo && skipped.has(site.brand.logo.slice(6))) site.brand.logo = null;
+    validateSections(site, skipped, true); // drops skipped images' references (listed in skippedAssets)
+    pruneEmpty(site);
     site.assets = site.assets.filter((a) => !skipped.has(a.key));
     const checked = parsePortable(site);
     const result = await commitImport(ctx, checked, fetched, {
@@ -73,69 +100,103 @@ export async function migrateSite(
       forceKeys: input.forceKeys,
       authorizeTarget: deps.authorizeTarget,
     });
-    const actions = [...new Set(converted.flatMap((c) => c.actions))];
-    const scripts = crawled.pages.reduce((n, p) => n + countScripts(p.html), 0);
-    if (scripts)
-      actions.push(
-        `Re-add any third-party scripts you still need (analytics, chat): ${scripts} script(s) were left out.`,
+    const skippedAssets = [
+      ...[...skipped].map((k) => ({ url: assetUrl.get(k)!, reason: reasons.get(k) ?? 'not imported.' })),
+      ...[...new Set(converted.flatMap((c) => c.unusedBackgrounds))]
+        .filter((u) => !assetUrl.has(u) && ![...assetUrl.values()].includes(u))
+        .map((url) => ({ url, reason: NO_BACKGROUND })),
+    ].sort((a, b) => a.url.localeCompare(b.url));
+    const failedPages = crawled.failed.map((f) => ({ url: f.url, reason: f.reason, detail: f.detail }));
+    const actionsRequired = requiredActions(converted, crawled.pages, {
+      failedPages,
+      skippedAssets,
+      dropped: invalid,
+      unlinked: plan.unlinked,
+    });
+    // A re-sync appends a section that is new upstream to the end of a page that already existed.
+    if (result.merge?.inserted)
+      actionsRequired.push(
+        `${result.merge.inserted} section(s) new since the last import were added; on pages that already existed they were placed at the end: move them into place with move_section if needed.`,
       );
     return {
       ...result,
       pagesFetched: crawled.pages.length,
-      pagesFailed: crawled.failed.length,
+      pagesFailed: failedPages.length,
       truncated: crawled.truncated,
-      assetsSkipped: skipped.size,
-      actionsRequired: actions,
+      assetsSkipped: skippedAssets.length,
+      actionsRequired,
+      failedPages,
+      skippedAssets,
     };
   } finally {
     if (!deps.guard) await guard.close();
   }
 }
 
-function countScripts(html: string): number {
-  const BOOKING =
-    /calendly|acuity|squareup|setmore|simplybook|fresha|booksy|opentable|resy|youcanbook|tockhq|cal\.com/i;
-  let n = 0;
-  for (const m of html.matchAll(/<script\b([^>]*)>/gi)) {
-    if (/type\s*=\s*["']?application\/(ld\+)?json/i.test(m[1] ?? '')) continue;
-    if (!BOOKING.test(m[1] ?? '')) n += 1;
+/** Sections left with nothing to show once skipped images are gone (a gallery of SVG logos). */
+function pruneEmpty(site: PortableSiteV1): void {
+  for (const page of site.pages) {
+    page.sections = page.sections.filter((s) => {
+      const c = s.content as { images?: unknown[]; items?: unknown[] };
+      if (s.type === 'gallery') return (c.images?.length ?? 0) > 0;
+      return true;
+    });
   }
-  return n;
 }
 
-function buildSite(pages: ConvertedPage[], host: string, keyOf: Map<string, string>): PortableSiteV1 {
-  const slugs = new Set<string>();
-  const home = pages[0];
-  const name = plainName(home?.siteName ?? home?.title ?? host);
+function buildSite(
+  plan: ReturnType<typeof planSite>,
+  converted: ConvertedPage[],
+  assets: PortableSiteV1['assets'],
+  logo: string | null,
+): PortableSiteV1 {
+  const home = converted[0];
+  const name = plainName(plan.siteName ?? home?.siteName ?? home?.docTitle ?? 'Imported site');
+  const order = plan.pages
+    .map((p, i) => ({ p, c: converted[i]!, i }))
+    .sort((a, b) => {
+      if (a.i === 0 || b.i === 0) return a.i === 0 ? -1 : 1;
+      if (a.p.isPost !== b.p.isPost) return a.p.isPost ? 1 : -1;
+      const ao = a.p.isPost ? a.p.previewOrder : a.p.navOrder;
+      const bo = b.p.isPost ? b.p.previewOrder : b.p.navOrder;
+      return ao - bo || a.i - b.i;
+    });
   return {
     version: 1,
-    name: name.slice(0, 200),
-    businessName: name.slice(0, 200),
-    // The design is rebuilt from the service's own sections and theme; only the brand colour carries over.
+    name,
+    businessName: name,
+    // The design is rebuilt from the service's own sections and theme; the brand colour and logo carry over.
     brand: {
       palette: home?.themeColor ? { primary: home.themeColor } : {},
       fonts: {},
       style: '',
       voice: '',
-      logo: null,
+      logo: logo as `asset:${string}` | null,
     },
     config: {},
     theme: {},
     fonts: {},
-    pages: pages.map((p, i) => {
-      let slug = i === 0 ? 'home' : slugFor(p.path);
-      for (let n = 2; slugs.has(slug); n++) slug = `${slugFor(p.path)}-${n}`;
-      slugs.add(slug);
+    pages: order.map(({ p, c }) => {
+      const keys = sectionKeys(
+        p.keyPrefix,
+        c.sections.map((s) => s.identity ?? s.type),
+      );
       return {
-        slug,
-        title: plainName(p.title),
-        kind: 'page' as const,
-        excerpt: null,
-        seo: { title: p.title, description: p.seoDescription },
-        sections: p.sections.map((s, n) => ({ ...s, externalKey: `${slug}#${n}` })),
+        slug: p.slug,
+        title: pageTitle(p, c, plan.siteName),
+        kind: p.isPost ? ('post' as const) : ('page' as const),
+        excerpt: p.isPost ? (plan.previewExcerpts.get(p.path) ?? c.excerpt) : null,
+        seo: { title: c.docTitle || null, description: c.seoDescription },
+        sections: c.sections.map((s, n) => ({
+          type: s.type,
+          content: s.content,
+          layout: {},
+          hidden: false,
+          externalKey: keys[n]!,
+        })),
       };
     }),
-    assets: [...keyOf].map(([url, key]) => ({ key, url })),
+    assets,
   };
 }
 

@@ -15,7 +15,12 @@ import type { Guard } from '../migrate/ssrf.js';
 import { ASSET_CAPS, PORTABLE_CAPS, type PortableAsset } from './schema.js';
 
 export type ImageBytes = { bytes: Buffer; mime: string; width: number; height: number };
-export type FetchedAssets = { images: Map<string, ImageBytes>; skipped: string[] };
+export type FetchedAssets = {
+  images: Map<string, ImageBytes>;
+  skipped: string[];
+  /** Why each skipped asset was skipped, in words an owner can act on (migration reports them). */
+  reasons: Map<string, string>;
+};
 
 const OUTPUT: Record<string, { mime: string; to: 'jpeg' | 'png' | 'webp' }> = {
   jpeg: { mime: 'image/jpeg', to: 'jpeg' },
@@ -34,13 +39,19 @@ export async function reencodeImage(input: Buffer): Promise<ImageBytes> {
   return { bytes: data, mime: out.mime, width: info.width, height: info.height };
 }
 
-function assetFailed(key: string, why: string): Refusal {
-  return new Refusal(
-    'invalid_input',
-    `Asset "${key}" could not be imported: ${why}`,
-    'Nothing was imported. Fix or remove that asset (and the sections that use it) and try again.',
-  );
+class AssetFailed extends Refusal {
+  constructor(
+    key: string,
+    readonly why: string,
+  ) {
+    super(
+      'invalid_input',
+      `Asset "${key}" could not be imported: ${why}`,
+      'Nothing was imported. Fix or remove that asset (and the sections that use it) and try again.',
+    );
+  }
 }
+const assetFailed = (key: string, why: string) => new AssetFailed(key, why);
 
 /**
  * Fetches and re-validates every asset. strict (import_site): the first failure refuses the import.
@@ -53,6 +64,7 @@ export async function fetchAssets(
 ): Promise<FetchedAssets> {
   const images = new Map<string, ImageBytes>();
   const skipped: string[] = [];
+  const reasons = new Map<string, string>();
   const deadline = Date.now() + (opts.timeMs ?? ASSET_CAPS.timeMs);
   const maxCount = opts.maxCount ?? PORTABLE_CAPS.assets;
   let total = 0;
@@ -91,6 +103,7 @@ export async function fetchAssets(
     for (let a = queue.shift(); a; a = queue.shift()) {
       if (!opts.strict && images.size + skipped.length >= maxCount) {
         skipped.push(a.key);
+        reasons.set(a.key, `more than ${maxCount} images: only the first ${maxCount} are imported.`);
         continue;
       }
       try {
@@ -101,6 +114,7 @@ export async function fetchAssets(
           throw err;
         }
         skipped.push(a.key);
+        reasons.set(a.key, err instanceof AssetFailed ? err.why : (err as Error).message);
       }
     }
   };
@@ -109,7 +123,7 @@ export async function fetchAssets(
   );
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
-  return { images, skipped };
+  return { images, skipped, reasons };
 }
 
 /** Blobs written by one import, so a failure can take back exactly those (SPEC: no partial write). */

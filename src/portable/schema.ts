@@ -40,11 +40,16 @@ const Plain = (max: number) =>
     .string()
     .max(max)
     .refine((s) => !/<\s*\/?\s*[a-zA-Z!?]/.test(s), 'HTML is not allowed here; write plain text.');
+// The same addresses the app makes: blog posts live under "blog/" (create_blog_post), so an export of a
+// site with posts imports again and a migrated post keeps the address the blog index links to.
 const Slug = z
   .string()
   .min(1)
   .max(120)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Slugs are lowercase letters, digits and single hyphens.');
+  .regex(
+    /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/,
+    'Slugs are lowercase letters, digits and single hyphens, in segments separated by "/".',
+  );
 const Token = z.union([
   z
     .string()

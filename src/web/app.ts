@@ -4,12 +4,19 @@ import type { AppDeps } from './deps.js';
 import { domainRedirect } from './domain-redirect.js';
 import { mountMcp } from './mcp-route.js';
 import { API_ROUTES, ROUTES } from './routes/index.js';
+import { mountOps, requestContext } from './routes/ops.js';
+import { currentRequestId } from '../ops/request-context.js';
+import { customDomainSites } from './routes/site.js';
 import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  app.use('*', requestContext(deps));
   app.get('/healthz', (c) => c.json({ ok: true }));
+  mountOps(app, deps);
   app.use('*', domainRedirect(deps));
+  // A connected custom domain serves its published site at its root, before any other route.
+  app.use('*', customDomainSites(deps));
   mountMcp(app, deps);
   for (const mount of API_ROUTES) mount(app, deps);
 
@@ -29,7 +36,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/', web);
   app.onError((err, c) => {
     deps.services.log.error({ err, path: c.req.path }, 'request failed');
-    return c.text('Something went wrong. Nothing was changed.', 500);
+    return c.text(`Something went wrong. Nothing was changed. Request id: ${currentRequestId() ?? '-'}`, 500);
   });
   return app;
 }

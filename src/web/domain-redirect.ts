@@ -9,15 +9,21 @@ export function domainRedirect(deps: AppDeps): MiddlewareHandler {
   const own = new URL(deps.services.config.baseUrl).hostname.toLowerCase();
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
-    const host = hostOnly(c.req.header('host') ?? '');
-    if (!host || host === own || host === 'localhost' || !host.includes('.') || /^[\d.]+$/.test(host)) {
-      return next();
-    }
+    const host = customHost(c.req.header('host'), own);
+    if (!host) return next();
     const target = await canonicalHostFor(deps.services.db, host);
     if (!target) return next();
     const url = new URL(c.req.url);
     return c.redirect(`https://${target}${url.pathname}${url.search}`, 301);
   };
+}
+
+/** The request's hostname when it may be a customer's domain: not the service's own, not loopback or an IP. */
+export function customHost(header: string | undefined, own: string): string | null {
+  const host = hostOnly(header ?? '');
+  if (!host || host === own || host === 'localhost' || !host.includes('.') || /^[\d.]+$/.test(host))
+    return null;
+  return host;
 }
 
 function hostOnly(header: string): string {

@@ -1,12 +1,18 @@
-// /api/mcp: DNS-rebinding guard, bearer authentication at the edge, then the MCP handler.
-// RFC 9728 protected-resource metadata is served beside it; a missing or bad token gets 401 with
-// `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1, MCP authorization spec).
+// /api/mcp: DNS-rebinding guard, bearer authentication at the edge, then the MCP handler (SDK v2,
+// both protocol eras). RFC 9728 protected-resource metadata is served beside it; a missing or bad
+// token gets 401 with `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` (RFC 9728 §5.1,
+// RFC 6750 §3, MCP authorization spec "scope selection"). A verified OAuth token whose client the
+// owner has not bound yet is let through as an `unbound` principal: never dead-ended (DESIGN §5.4).
+import { createHmac } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { callerForToken } from '../auth/connections.js';
-import { looksLikeApiToken, sha256Hex } from '../auth/tokens.js';
 import type { Caller } from '../auth/caller.js';
-import { SCOPES } from '../gate/scopes.js';
-import { handleMcp } from '../mcp/server.js';
+import { callerForToken } from '../auth/connections.js';
+import { delegationKey } from '../auth/oauth/delegation.js';
+import { looksLikeApiToken, sha256Hex } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import { SCOPES, normaliseScopes } from '../gate/scopes.js';
+import { type Principal, authInfoFor, principalKey } from '../mcp/principal.js';
+import { createMcpEndpoint } from '../mcp/endpoint.js';
 import type { AppDeps } from './deps.js';
 
 export const MCP_PATH = '/api/mcp';
@@ -21,10 +27,19 @@ export function allowedHosts(base: string, port: number): Set<string> {
   return new Set([b.host, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
+/** The key signing multi-round-trip requestState: derived from the delegation key, shared by processes. */
+function requestStateKey(config: Config): Uint8Array {
+  return createHmac('sha256', delegationKey(config)).update('sitegate/mcp-request-state/v1').digest();
+}
+
+/** The JSON-RPC error body the edge answers with before any MCP code runs. */
+const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
 export function mountMcp(app: Hono, deps: AppDeps): void {
   const { config } = deps.services;
   const hosts = allowedHosts(config.baseUrl, config.port);
   const origins = new Set([...hosts].flatMap((h) => [`http://${h}`, `https://${h}`]));
+  const endpoint = deps.mcpEndpoint ?? createMcpEndpoint(deps, requestStateKey(config));
 
   const metadata = () => ({
     resource: `${config.baseUrl}${MCP_PATH}`,
@@ -37,18 +52,35 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   app.get(`/.well-known/oauth-protected-resource${MCP_PATH}`, (c) => c.json(metadata()));
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(metadata()));
 
+  // The scopes a client should ask for: all of them. The owner still unticks any on the connect page,
+  // and the binding, not the token, is the ceiling of what the client may do (SPEC §5 rule 4).
+  const challenge = `scope="${SCOPES.join(' ')}"`;
   const unauthorized = (c: Context, error?: string) => {
-    const parts = [`resource_metadata="${metadataUrl(config.baseUrl)}"`];
+    const parts = [`resource_metadata="${metadataUrl(config.baseUrl)}"`, challenge];
     if (error) parts.unshift(`error="${error}"`);
     c.header('WWW-Authenticate', `Bearer ${parts.join(', ')}`);
-    return c.json(
-      {
-        jsonrpc: '2.0',
-        error: { code: -32001, message: 'Authentication required: send Authorization: Bearer <token>.' },
-        id: null,
-      },
-      401,
-    );
+    return c.json(rpcError(-32001, 'Authentication required: send Authorization: Bearer <token>.'), 401);
+  };
+
+  /** The principal a bearer token names, or null when it names none (401). */
+  const authenticate = async (token: string): Promise<Principal | null> => {
+    if (looksLikeApiToken(token)) {
+      const caller: Caller | null = await deps.caches.callers.get(sha256Hex(token), () =>
+        callerForToken(deps.services.db, token),
+      );
+      return caller ? { kind: 'caller', caller, key: principalKey(caller) } : null;
+    }
+    const outcome = deps.oauth ? await deps.oauth.authenticate(token) : null;
+    if (!outcome) return null;
+    const key = principalKey({ binding: outcome.binding });
+    if (outcome.kind === 'caller') return { kind: 'caller', caller: outcome.caller, key };
+    return {
+      kind: 'unbound',
+      key,
+      clientId: outcome.clientId,
+      connectCode: outcome.connectCode,
+      scopes: normaliseScopes(outcome.scopes),
+    };
   };
 
   app.all(MCP_PATH, async (c) => {
@@ -56,52 +88,13 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
     const host = c.req.header('host') ?? '';
     const origin = c.req.header('origin');
     if (!hosts.has(host) || (origin !== undefined && !origins.has(origin))) {
-      return c.json(
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden host or origin.' }, id: null },
-        403,
-      );
+      return c.json(rpcError(-32000, 'Forbidden host or origin.'), 403);
     }
-    const auth = c.req.header('authorization') ?? '';
-    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
     if (!m) return unauthorized(c);
-    const token = m[1]!;
-    let caller: Caller | null = null;
-    if (looksLikeApiToken(token)) {
-      caller = await deps.caches.callers.get(sha256Hex(token), () => callerForToken(deps.services.db, token));
-    } else if (deps.oauth) {
-      const outcome = await deps.oauth.authenticate(token);
-      if (outcome?.kind === 'unbound') {
-        return c.json(
-          {
-            jsonrpc: '2.0',
-            error: {
-              code: -32003,
-              message: `This client is signed in but not yet connected to a website. The site owner can connect it at ${config.baseUrl}/dashboard/connect${outcome.connectCode ? ` with the code ${outcome.connectCode}` : ''}`,
-            },
-            id: null,
-          },
-          403,
-        );
-      }
-      caller = outcome?.kind === 'caller' ? outcome.caller : null;
-    }
-    if (!caller) return unauthorized(c, 'invalid_token');
-    if (c.req.method !== 'POST') {
-      // Stateless server: no standalone SSE stream and no sessions to delete.
-      return c.json(
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null },
-        405,
-        {
-          Allow: 'POST',
-        },
-      );
-    }
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }, 400);
-    }
-    return handleMcp(deps, caller, c.req.raw, body);
+    const principal = await authenticate(m[1]!);
+    if (!principal) return unauthorized(c, 'invalid_token');
+    // The endpoint reads the body (bounded), routes by protocol era and validates the protocol headers.
+    return endpoint.fetch(c.req.raw, { authInfo: authInfoFor(principal) });
   });
 }

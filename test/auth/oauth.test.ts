@@ -1,7 +1,8 @@
 // OAuth 2.1 end to end (SPEC §5 rule 1, DESIGN §5.4) with the SDK's own OAuth client against
 // Sitegate and the real oidc-provider issuer (`sitegate idp`) on 127.0.0.1: RFC 9728 discovery,
-// dynamic registration, PKCE, the unbound refusal, binding on /dashboard/connect, then calls with
-// exactly the bound connection's scopes. Forged tokens and delegations are refused.
+// dynamic registration, PKCE, the unbound first call (never dead-ended: it names the connect page),
+// binding on /dashboard/connect, then calls with exactly the bound connection's scopes. Forged tokens
+// and delegations are refused. The client here is SDK v1 (1.32) on the 2025 wire.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq } from 'drizzle-orm';
@@ -15,7 +16,7 @@ import type { Demo } from '../../src/db/demo.js';
 import { connections, pairings } from '../../src/db/schema.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { MemoryOAuthProvider, signInAndConsent } from '../helpers/oauth.js';
-import { type TestServer, freePort, postMcp, startTestServer } from '../helpers/server.js';
+import { type TestServer, freePort, postMcp, rawCallCode, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
@@ -43,6 +44,11 @@ afterAll(async () => {
 });
 
 const mcpStatus = async (token: string) => (await postMcp(s.mcpUrl, token)).status;
+/** 'ok', 'not_connected' (verified but unbound) or another refusal code; 401 as a number. */
+const callOutcome = async (token: string) => {
+  const r = await rawCallCode(s.mcpUrl, token);
+  return r.status === 200 ? r.code : r.status;
+};
 
 async function connectWith(p: MemoryOAuthProvider) {
   const client = new Client({ name: 'oauth-test', version: '1.0.0' });
@@ -57,7 +63,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(meta.resource).toBe(s.mcpUrl);
   });
 
-  it('discovers, registers, signs in with PKCE; the first call is refused as unbound', async () => {
+  it('discovers, registers, signs in with PKCE; the unbound first call names the connect page', async () => {
     provider = new MemoryOAuthProvider(50_000 + Math.floor(Math.random() * 10_000));
     await expect(connectWith(provider)).rejects.toThrow(/Unauthorized/i);
     const authUrl = provider.authorizationUrl!;
@@ -75,15 +81,17 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(claims.iss).toBe(idp.issuer);
     expect(claims.sub).toBe(demo.users.owner.id);
 
-    // Verified but unbound: a refusal naming the connect page; the owner's other connections are not used.
-    await expect(connectWith(provider)).rejects.toThrow(/dashboard\/connect/);
-    const res = await fetch(s.mcpUrl, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(res.status).toBe(403);
-    expect(await res.text()).toContain(`${s.url}/dashboard/connect`);
+    // Verified but unbound: it connects (never dead-ended), and its first call names the connect page
+    // with its code; the owner's other connections are not used.
+    const unbound = await connectWith(provider);
+    expect(unbound.getInstructions()).toMatch(/not yet connected/);
+    expect((await unbound.listTools()).tools.length).toBeGreaterThan(0);
+    const first = await unbound.callTool({ name: 'list_pages', arguments: {} });
+    expect(first.isError).toBe(true);
+    const error = (first.structuredContent as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('not_connected');
+    expect(error.message).toMatch(new RegExp(`${s.url}/dashboard/connect\\?code=[A-Z2-9]{4}-[A-Z2-9]{4}`));
+    await unbound.close();
     const bound = await s.sg.deps.services.db
       .select()
       .from(connections)
@@ -169,7 +177,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
   });
 
   it('a correctly signed token for the bound client is accepted (control for the refusals below)', async () => {
-    expect(await mcpStatus(await sign(claims()))).toBe(200);
+    expect(await callOutcome(await sign(claims()))).toBe('ok');
   });
 
   it('refuses tokens with a wrong audience, wrong issuer, expired, or signed by another key', async () => {
@@ -191,20 +199,16 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     );
     expect(await mcpStatus(dlv)).toBe(401);
     // A token for another (subject, client) pair is verified but unbound: never another connection.
-    expect(await mcpStatus(await sign(claims({ client_id: 'someone-else' })))).toBe(403);
+    expect(await callOutcome(await sign(claims({ client_id: 'someone-else' })))).toBe('not_connected');
   });
 
   it('a sign-in from any issuer subject is bound with the connect code its refusal shows', async () => {
     // Unique per run: a database that outlives the run must not hold a binding from an earlier one.
     const extClient = `ext-client-${uniqueTag()}`;
     const token = await sign(claims({ sub: 'external-user-42', client_id: extClient }));
-    const res = await fetch(s.mcpUrl, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(res.status).toBe(403);
-    const code = /with the code ([A-Z2-9]{4}-[A-Z2-9]{4})/.exec(await res.text())![1]!;
+    const first = await rawCallCode(s.mcpUrl, token);
+    expect(first.code).toBe('not_connected');
+    const code = /code=([A-Z2-9]{4}-[A-Z2-9]{4})/.exec(first.text!)![1]!;
 
     const editor = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);
     const byEditor = await editor.post('/dashboard/connect/oauth', { code, websiteId: demo.websites.main });
@@ -219,7 +223,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(await db.select().from(connections).where(eq(connections.oauthClientId, extClient))).toHaveLength(
       0,
     );
-    expect(await mcpStatus(token)).toBe(403);
+    expect(await callOutcome(token)).toBe('not_connected');
 
     // Someone else's sign-in is never listed on the owner's page; only the code reveals it.
     expect((await owner.get('/dashboard/connect')).html).not.toContain(extClient);
@@ -234,7 +238,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(ok.status).toBe(200);
     const [conn] = await db.select().from(connections).where(eq(connections.oauthClientId, extClient));
     expect(conn).toMatchObject({ oauthSubject: 'external-user-42', createdBy: demo.users.owner.id });
-    expect(await mcpStatus(token)).toBe(200);
+    expect(await callOutcome(token)).toBe('ok');
     const outcome = await (s.sg.deps.oauth as JwtEdge).authenticate(token);
     expect(outcome).toMatchObject({ kind: 'caller', caller: { scopes: ['site:read', 'content:write'] } });
     // The code is spent.
@@ -263,6 +267,6 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const r = await owner.post(`/settings/advanced/developers/connections/${connectionId}/revoke`, {});
     expect(r.status).toBe(303);
-    expect(await mcpStatus(accessToken)).toBe(403);
+    expect(await callOutcome(accessToken)).toBe('not_connected');
   });
 });

@@ -1,6 +1,5 @@
 // The `sitegate` CLI as a child process (node --import tsx src/main.ts …) against a started server:
 // pair (approved over HTTP by the owner while it waits), tools, call, whoami, logout.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,11 +7,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connections } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
+import { sitegate } from '../helpers/process.js';
 import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
 const home = mkdtempSync(path.join(tmpdir(), 'sitegate-cli-'));
-const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, 'xdg'), NO_COLOR: '1', CI: '1' };
+const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'xdg'), CI: '1' };
 const credentials = path.join(home, 'xdg', 'sitegate', 'credentials.json');
 
 beforeAll(async () => {
@@ -20,28 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-function cli(args: string[]): {
-  child: ChildProcess;
-  done: Promise<{ code: number; out: string; err: string }>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    env,
-    cwd: process.cwd(),
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    err += d;
-  });
-  const done = new Promise<{ code: number; out: string; err: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err })),
-  );
-  Object.defineProperty(child, 'out', { get: () => out });
-  return { child, done };
-}
+/** The CLI as a child process, with this file's HOME (credentials) and XDG_CONFIG_HOME. */
+const cli = (args: string[]) => sitegate(args, { env });
 
 async function waitFor(read: () => string, re: RegExp): Promise<RegExpExecArray> {
   for (let i = 0; i < 200; i++) {
@@ -55,7 +35,7 @@ async function waitFor(read: () => string, re: RegExp): Promise<RegExpExecArray>
 describe('sitegate CLI', () => {
   it('pair waits for the owner, stores the token 0600; tools, call, whoami and logout use it', async () => {
     const run = cli(['pair', '--url', s.url, '--scopes', 'content:write,crm:read', '--name', 'cli-test']);
-    const out = () => (run.child as unknown as { out: string }).out;
+    const out = run.out;
     const m = await waitFor(out, /code: ([A-Z0-9]{4}-[A-Z0-9]{4})/);
     expect(out()).toContain(`${s.url}/dashboard/connect?code=`);
 

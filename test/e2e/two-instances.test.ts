@@ -10,6 +10,8 @@ import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { uniqueTag } from '../helpers/db.js';
 import { freePort, postMcp } from '../helpers/server.js';
 import pino from 'pino';
+import { and, eq, gte } from 'drizzle-orm';
+import { analyticsEvents } from '../../src/db/schema.js';
 
 const url = process.env.DATABASE_URL;
 const redis = process.env.REDIS_URL;
@@ -69,3 +71,29 @@ it.runIf(url && redis)('any instance answers any request; limits and revocations
   await revokeConnection(a.sg.deps.services.db, demo.users.owner.id, demo.connections.all, new Date());
   expect(await call(b.base, demo.tokens.all)).toBe(401);
 });
+
+it.runIf(url && redis)(
+  'a visitor served by both instances is one visitor (the daily salt is shared)',
+  async () => {
+    const [a, b] = instances as [{ base: string; sg: Sitegate }, { base: string; sg: Sitegate }];
+    const site = (await seedDemo(a.sg.deps.services.db, { tag: uniqueTag() })).websites.main;
+    const ua =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    for (const base of [a.base, b.base, a.base, b.base]) {
+      const r = await fetch(`${base}/sites/${site}/about`, { headers: { 'user-agent': ua } });
+      expect(r.status).toBe(200);
+    }
+    const rows = await a.sg.deps.services.db
+      .select({ hash: analyticsEvents.visitorHash })
+      .from(analyticsEvents)
+      .where(
+        and(
+          eq(analyticsEvents.websiteId, site),
+          eq(analyticsEvents.path, '/about'),
+          gte(analyticsEvents.occurredAt, new Date(Date.now() - 60_000)),
+        ),
+      );
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((r) => r.hash)).size).toBe(1);
+  },
+);

@@ -1,12 +1,12 @@
 // Starts a real Sitegate HTTP server in-process on a free 127.0.0.1 port, with a fresh demo fixture,
-// and connects the official MCP SDK Client to it.
+// and connects the official MCP SDK v2 Client to it. The client negotiates (`auto`), so the suite
+// runs on the 2026-07-28 wire; test/e2e/clients.test.ts covers the 2025 path and older SDKs.
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import pino from 'pino';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import pino, { type DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { type Demo, seedDemo } from '../../src/db/demo.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
@@ -48,7 +48,13 @@ export type Envelope = {
 };
 
 export async function startTestServer(
-  opts: { env?: Record<string, string>; clock?: Clock; seed?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    seed?: boolean;
+    /** Read the server's own log lines (its default pino logger, at LOG_LEVEL info) from here. */
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestServer> {
   const database = await testDatabase();
   // freePort() cannot reserve the port: another process may take it before we listen, so retry
@@ -62,14 +68,16 @@ export async function startTestServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: opts.logDestination ? 'info' : 'silent',
       REDIS_URL: process.env.REDIS_URL ?? '',
       ...opts.env,
     });
     const candidate = await createSitegate(config, {
       database,
       clock: opts.clock,
-      log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+      ...(opts.logDestination
+        ? { logDestination: opts.logDestination }
+        : { log: pino({ level: process.env.TEST_LOG ?? 'silent' }) }),
       limitPrefix: `test:${uniqueTag()}`,
       // Each server its own blob folder, also on PostgreSQL, so blob counts are this file's alone
       // (both stores are tested directly in test/db/blobs.test.ts).
@@ -86,7 +94,10 @@ export async function startTestServer(
   const demo = await seedDemo(database.db, { tag: uniqueTag() });
   const clients: Client[] = [];
   const client = async (token: string) => {
-    const c = new Client({ name: 'sitegate-test', version: '1.0.0' });
+    const c = new Client(
+      { name: 'sitegate-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
     await c.connect(
       new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
         requestInit: { headers: { Authorization: `Bearer ${token}` } },
@@ -136,4 +147,28 @@ export function postMcp(
     },
     body: JSON.stringify(body),
   });
+}
+
+/**
+ * A raw stateless tools/call on the 2025 path (no initialize): the HTTP status, and the envelope's
+ * error code or 'ok' when the call succeeded.
+ */
+export async function rawCallCode(
+  mcpUrl: string,
+  token: string,
+  name = 'list_pages',
+  args: Record<string, unknown> = {},
+): Promise<{ status: number; code?: string; text?: string }> {
+  const res = await postMcp(mcpUrl, token, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+  if (res.status !== 200) return { status: res.status };
+  const body = (await res.json()) as {
+    result?: { structuredContent?: { ok: boolean; error?: { code: string; message: string } } };
+  };
+  const env = body.result?.structuredContent;
+  return { status: 200, code: env?.ok ? 'ok' : env?.error?.code, text: env?.error?.message };
 }

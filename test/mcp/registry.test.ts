@@ -111,7 +111,11 @@ describe('tool registry', () => {
     const contract = tools
       .map((t) => t.listing)
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((l) => ({ ...l, scope: registry.get(l.name)!.def.scope, area: registry.get(l.name)!.def.area }));
+      .map((l) => {
+        const t = registry.get(l.name)!;
+        // tools/list omits output schemas; the contract keeps them so a change shows up in review.
+        return { ...l, outputSchema: t.outputSchema, scope: t.def.scope, area: t.def.area };
+      });
     await expect(`${JSON.stringify(contract, null, 2)}\n`).toMatchFileSnapshot(
       '../__snapshots__/tools.contract.json',
     );

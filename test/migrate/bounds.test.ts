@@ -107,3 +107,32 @@ describe('converter', () => {
     expect(c.actions).toHaveLength(2);
   });
 });
+
+describe('converter on arbitrary markup', () => {
+  it('always produces sections the schemas accept', () => {
+    const tags = ['p', 'div', 'section', 'h1', 'h2', 'h3', 'li', 'blockquote', 'figure', 'header', 'footer'];
+    const node = fc.tuple(
+      fc.constantFrom(...tags),
+      fc.string({ maxLength: 60 }),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(fc.array(node, { maxLength: 12 }), (parts) => {
+        const body = parts
+          .map(
+            ([t, text, href]) =>
+              `<${t} class="${t === 'div' ? 'row' : 'col'}"><a href="${href}">${text}</a> ${text}<img src="/i${text.length}.png" alt="${text}"></${t}>`,
+          )
+          .join('');
+        const c = convertPage(
+          `<html><body><header class="masthead"><h1>T</h1></header>${body}</body></html>`,
+          new URL('https://x.example/'),
+          () => `asset_${'0'.repeat(16)}`,
+        );
+        for (const s of c.sections)
+          expect(parseSectionContent(s.type, s.content)).toMatchObject({ ok: true });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

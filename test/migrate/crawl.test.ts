@@ -29,7 +29,6 @@ describe('migrate_site_from_url', () => {
     const progress: string[] = [];
     const res = await client.callTool(
       { name: 'migrate_site_from_url', arguments: { websiteId: demo.websites.main, url: `${site.base}/` } },
-      undefined,
       { onprogress: (p) => void progress.push(String(p.message)) },
     );
     const env = res.structuredContent as Envelope;
@@ -51,8 +50,20 @@ describe('migrate_site_from_url', () => {
         'Re-create the contact form that was on /contact (a contact section with the standard form was added).',
         'Re-add the booking widget that was on /booking (booking widgets are not carried over).',
         'Re-add any third-party scripts you still need (analytics, chat): 2 script(s) were left out.',
+        '2 page(s) could not be fetched and were not migrated; links to them were turned into plain text (see failedPages).',
+        'Links to 4 address(es) of the old site that were not migrated (robots.txt, limits or files) became plain text: /admin/panel, /files/menu.pdf, /private/secret, /staff. Re-link them if you still need them.',
+        'Upload 2 image(s) that could not be brought in, where you still want them (see skippedAssets).',
       ],
     });
+    // Every failed page and every skipped image, with its address and reason.
+    expect(d.failedPages).toEqual([
+      { url: `${site.base}/loop-a`, reason: 'redirect_loop', detail: 'The page redirects in a loop.' },
+      { url: `${site.base}/missing`, reason: 'status', detail: 'The server answered 404.' },
+    ]);
+    expect(d.skippedAssets).toEqual([
+      { url: `${site.base}/img/fake.png`, reason: 'it is not a JPEG, PNG, WebP or GIF image.' },
+      { url: `${site.base}/img/missing.png`, reason: 'The server answered 404.' },
+    ]);
     expect(d).toMatchObject({ mode: 'created', pages: 6 });
     expect(Object.keys(d.assets)).toHaveLength(3);
     websiteId = d.websiteId;
@@ -107,7 +118,7 @@ describe('migrate_site_from_url', () => {
     const [row] = await s.sg.deps.services.db
       .select()
       .from(sections)
-      .where(and(eq(sections.websiteId, websiteId), eq(sections.externalKey, 'about#1')));
+      .where(and(eq(sections.websiteId, websiteId), eq(sections.externalKey, 'about#our-story')));
     await s.sg.deps.services.db
       .update(sections)
       .set({ content: { heading: 'Our story', body: 'Edited in the app.' } })
@@ -118,7 +129,7 @@ describe('migrate_site_from_url', () => {
       mergeIntoWebsiteId: websiteId,
     });
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
-    expect(r.data!.merge).toMatchObject({ inserted: 0, updated: 0, conflicts: ['about#1'] });
+    expect(r.data!.merge).toMatchObject({ inserted: 0, updated: 0, conflicts: ['about#our-story'] });
     expect(r.data!.merge.unchanged).toBeGreaterThan(5);
   });
 

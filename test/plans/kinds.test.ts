@@ -310,8 +310,10 @@ describe('booking side effects stay off the rail (SPEC §3 booking table)', () =
     const client = await s.client(f.demo.tokens.all);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names.filter((n) => /cancel|complete|reschedul/.test(n))).toEqual([]);
-    const r = await s.call(f.demo.tokens.all, 'prepare_cancel_booking', { bookingId: 'x' });
-    expect(r.error?.code).toBe('invalid_input');
+    // An unknown tool is a protocol error (DESIGN §5.1), not a tool result.
+    await expect(s.call(f.demo.tokens.all, 'prepare_cancel_booking', { bookingId: 'x' })).rejects.toThrow(
+      /Unknown tool/,
+    );
   });
 
   it('the rail refuses to create or redeem a plan of an unknown kind, and touches no booking', async () => {

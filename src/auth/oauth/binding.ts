@@ -45,6 +45,7 @@ export async function recordPendingSignIn(
   b: OAuthBinding,
   scopes: string[],
   now: Date,
+  shown: { clientName?: string | null; email?: string } = {},
 ): Promise<string> {
   const expiresAt = new Date(now.getTime() + PENDING_TTL_MS);
   const [row] = await db
@@ -54,12 +55,13 @@ export async function recordPendingSignIn(
       kind: 'oauth',
       deviceCodeHash: pendingKey(b),
       userCode: newUserCode(),
-      clientName: b.clientId.slice(0, 80),
+      clientName: (shown.clientName ?? b.clientId).slice(0, 80),
       scopesRequested: scopes.filter(isScope),
       expiresAt,
       oauthIssuer: b.issuer,
       oauthSubject: b.subject,
       oauthClientId: b.clientId,
+      oauthEmail: shown.email ?? null,
     })
     .onConflictDoUpdate({ target: pairings.deviceCodeHash, set: { expiresAt, status: 'pending' } })
     .returning({ userCode: pairings.userCode });
@@ -89,6 +91,8 @@ const toPending = (r: typeof pairings.$inferSelect): PendingSignIn => ({
   id: r.id,
   code: r.userCode,
   clientId: r.oauthClientId!,
+  clientName: r.clientName,
+  email: r.oauthEmail,
   issuer: r.oauthIssuer!,
   subject: r.oauthSubject!,
   createdAt: r.createdAt,
@@ -98,6 +102,10 @@ export type PendingSignIn = {
   id: string;
   code: string;
   clientId: string;
+  /** The client's registered `client_name`, or its id when the issuer does not tell us one. */
+  clientName: string;
+  /** The signed-in person's email, when the access token carried one. */
+  email: string | null;
   issuer: string;
   subject: string;
   createdAt: Date;
@@ -143,14 +151,24 @@ export async function bindOAuthClient(db: Db, input: BindInput, now: Date): Prom
     throw new Refusal('owner_only', 'Only the website owner can connect a client.');
   }
   let binding: OAuthBinding;
+  let shownName: string | undefined;
+  let email: string | null = null;
   if (input.code) {
     const pending = await pendingSignInByCode(db, input.code, now);
     if (!pending || pending.issuer !== input.issuer) throw notFound('OAuth sign-in');
     binding = { issuer: pending.issuer, subject: pending.subject, clientId: pending.clientId };
+    shownName = pending.clientName;
+    email = pending.email;
   } else {
     const clientId = (input.clientId ?? '').trim();
     if (!clientId) throw notFound('OAuth client');
     binding = { issuer: input.issuer, subject: input.userId, clientId };
+    const [own] = await db
+      .select({ clientName: pairings.clientName, email: pairings.oauthEmail })
+      .from(pairings)
+      .where(eq(pairings.deviceCodeHash, pendingKey(binding)));
+    shownName = own?.clientName;
+    email = own?.email ?? null;
   }
   if (await boundConnection(db, binding)) {
     throw new Refusal('conflict', 'This client is already connected. Revoke its connection first.');
@@ -159,11 +177,12 @@ export async function bindOAuthClient(db: Db, input: BindInput, now: Date): Prom
     const { connection } = await createConnection(tx as unknown as Db, {
       userId: input.userId,
       websiteId: input.websiteId,
-      name: input.name?.trim() || `OAuth client ${binding.clientId.slice(0, 24)}`,
+      // Owners see a client by its registered name (DESIGN §5.4), else by its id.
+      name: input.name?.trim() || (shownName ?? `OAuth client ${binding.clientId}`).slice(0, 80),
       reach: input.reach,
       scopes: input.scopes,
       clientKind: 'oauth',
-      oauth: binding,
+      oauth: { ...binding, email },
     });
     await tx
       .update(pairings)

@@ -2,7 +2,10 @@
 // can try OAuth locally and tests run against a real authorization server. Dynamic client
 // registration (RFC 7591), PKCE, loopback redirect URIs on any port (RFC 8252 §7.3: clients default
 // to application_type native), sign-in with the users table, and JWT access tokens for exactly one
-// resource, the MCP URL (RFC 8707 resource indicators, RFC 9068 format). Production points
+// resource, the MCP URL (RFC 8707 resource indicators, RFC 9068 format). Client ID Metadata Documents
+// (an https URL as client_id, the 2025-11-25 MCP spec's recommended registration) are accepted through
+// oidc-provider's experimental implementation (draft-02). Registrations, sessions, grants and keys
+// live in Sitegate's database (idp-store.ts), so a restart keeps clients signed in. Production points
 // OAUTH_ISSUER at any OIDC issuer instead.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +18,7 @@ import { users } from '../../db/schema.js';
 import { checkCredentials } from '../../domain/users/sign-in.js';
 import { SCOPES } from '../../gate/scopes.js';
 import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
+import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };
 
@@ -24,7 +28,7 @@ export type IdpOptions = {
   audience: string;
   host?: string;
   port?: number;
-  /** Private signing keys (JWKS); random RS256 keys when omitted (tests pass their own). */
+  /** Private signing keys (JWKS); when omitted, the keys kept in the database (tests pass their own). */
   jwks?: { keys: JWK[] };
   accessTokenTtlSeconds?: number;
 };
@@ -35,12 +39,27 @@ export async function signingKeys(): Promise<{ keys: JWK[] }> {
   return { keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: randomBytes(8).toString('hex') }] };
 }
 
-function configuration(opts: IdpOptions, jwks: { keys: JWK[] }): Configuration {
+async function emailOf(db: Db, userId: string): Promise<string | undefined> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email;
+}
+
+function configuration(
+  opts: IdpOptions,
+  keys: { jwks: { keys: JWK[] }; cookieKeys: string[] },
+): Configuration {
   const { db, audience } = opts;
   return {
+    adapter: drizzleAdapter(db),
     clients: [],
-    jwks: jwks as Configuration['jwks'],
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    jwks: keys.jwks as Configuration['jwks'],
+    cookies: { keys: keys.cookieKeys },
+    // The owner's pages name the person by email (DESIGN §5.4): access tokens carry it.
+    async extraTokenClaims(_ctx, token) {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const email = await emailOf(db, token.accountId);
+      return email ? { email } : undefined;
+    },
     scopes: ['openid', 'offline_access', ...SCOPES],
     claims: { openid: ['sub'], email: ['email'] },
     clientDefaults: {
@@ -65,6 +84,9 @@ function configuration(opts: IdpOptions, jwks: { keys: JWK[] }): Configuration {
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
+      // The 2025-11-25 MCP spec's recommended registration: client_id is an https URL whose metadata
+      // document the provider fetches. Experimental in oidc-provider 9 (draft-02), acknowledged here.
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => audience,
@@ -106,7 +128,6 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
 
 export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const host = opts.host ?? '127.0.0.1';
-  const jwks = opts.jwks ?? (await signingKeys());
   // Listen first so the issuer URL carries the real port (port 0 picks a free one).
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
@@ -118,7 +139,9 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   });
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${host}:${port}`;
-  const provider = new Provider(issuer, configuration(opts, jwks));
+  const stored = await loadOrCreateKeys(opts.db, issuer);
+  const keys = { jwks: opts.jwks ?? stored.jwks, cookieKeys: stored.cookieKeys };
+  const provider = new Provider(issuer, configuration(opts, keys));
   const callback = provider.callback();
 
   const send = (res: http.ServerResponse, status: number, html: string) => {

@@ -20,6 +20,8 @@ export function jwtOAuthEdge(deps: {
   clock: () => Date;
   verify: AccessTokenVerifier;
   delegations: DelegationSigner;
+  /** The client's registered name, when the issuer's registrations are known here (idp-store.ts). */
+  clientName?: (issuer: string, clientId: string) => Promise<string | null>;
 }): JwtEdge {
   const resolveDelegation = async (jwt: string): Promise<Caller | null> => {
     const d = await deps.delegations.verify(jwt, deps.clock());
@@ -39,12 +41,16 @@ export function jwtOAuthEdge(deps: {
       const binding = { issuer: access.issuer, subject: access.subject, clientId: access.clientId };
       const row = await boundConnection(deps.db, binding);
       if (!row) {
-        const connectCode = await recordPendingSignIn(deps.db, binding, access.scopes, now);
-        return { kind: 'unbound', clientId: access.clientId, connectCode };
+        const clientName = (await deps.clientName?.(binding.issuer, binding.clientId)) ?? null;
+        const connectCode = await recordPendingSignIn(deps.db, binding, access.scopes, now, {
+          clientName,
+          email: access.email,
+        });
+        return { kind: 'unbound', clientId: access.clientId, connectCode, binding, scopes: access.scopes };
       }
       const delegation = await deps.delegations.sign({ connectionId: row.id, binding }, now);
       const caller = await resolveDelegation(delegation);
-      return caller ? { kind: 'caller', caller } : null;
+      return caller ? { kind: 'caller', caller, binding } : null;
     },
   };
 }

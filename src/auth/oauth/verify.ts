@@ -6,7 +6,14 @@ import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } 
 
 export const ACCESS_TOKEN_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
-export type VerifiedAccess = { issuer: string; subject: string; clientId: string; scopes: string[] };
+export type VerifiedAccess = {
+  issuer: string;
+  subject: string;
+  clientId: string;
+  scopes: string[];
+  /** The person's email, when the issuer puts it in access tokens (shown to the owner, never logged). */
+  email?: string;
+};
 
 export type AccessTokenVerifier = (token: string, now: Date) => Promise<VerifiedAccess | null>;
 
@@ -53,6 +60,8 @@ export function accessTokenVerifier(opts: { issuer: string; audience: string }):
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : payload.azp;
     if (typeof clientId !== 'string' || !clientId || !payload.sub) return null;
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
-    return { issuer: opts.issuer, subject: payload.sub, clientId, scopes };
+    const email =
+      typeof payload.email === 'string' && payload.email.length <= 254 ? payload.email : undefined;
+    return { issuer: opts.issuer, subject: payload.sub, clientId, scopes, email };
   };
 }

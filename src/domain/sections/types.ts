@@ -71,7 +71,10 @@ export const SECTION_SCHEMAS = {
   features: z
     .object({
       heading: Heading.optional(),
-      items: z.array(z.object({ title: Heading, body: SafeText(2000) }).strict()).max(24),
+      // imageUrl (optional): a team member's photo, a portfolio piece, a service's picture.
+      items: z
+        .array(z.object({ title: Heading, body: SafeText(2000), imageUrl: SafeUrl.optional() }).strict())
+        .max(24),
     })
     .strict(),
   testimonials: z

@@ -65,6 +65,11 @@ export function pageAt(view: SiteView, path: string): SnapshotPage | null {
   return view.pages.find((p) => p.slug === slug) ?? null;
 }
 
+/** The site path of a page as visitors address it: `/` for the home page, else `/<slug>`. */
+export function sitePathOf(view: SiteView, page: SnapshotPage): string {
+  return pageAt(view, '') === page ? '/' : `/${page.slug}`;
+}
+
 /** An asset row if this viewer may fetch it: its site is published, or the viewer is a member. */
 export async function visibleAsset(db: Db, assetId: string, userId: string | null) {
   const [row] = await db

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { authorize, type GateRule } from '../../gate/authorize.js';
 import { importSite } from '../../portable/importer.js';
 import { migrateSite } from '../../migrate/migrate.js';
+import { reachOf } from '../../migrate/report.js';
 import type { Db } from '../../db/client.js';
 import { type ToolCtx, defineTool } from '../define-tool.js';
 
@@ -50,6 +51,9 @@ const ImportResult = z.object({
   sections: z.number(),
   assets: z.record(z.string(), z.string()),
   merge: MergeReport.optional(),
+  reach: z
+    .object({ thisConnection: z.boolean(), how: z.string() })
+    .describe('Whether this connection can read and edit the site, and what to do if it cannot.'),
 });
 
 export const import_site = defineTool({
@@ -71,14 +75,17 @@ export const import_site = defineTool({
     d?.mode === 'merged'
       ? `Merged an import into a site: ${d.merge?.inserted ?? 0} new, ${d.merge?.updated ?? 0} updated, ${d.merge?.conflicts.length ?? 0} conflict(s)`
       : `Imported a draft site with ${d?.pages ?? 0} page(s) and ${d?.sections ?? 0} section(s)`,
-  run: (ctx, input) => importSite(ctx, input, { authorizeTarget: targetOf(ctx, IMPORT_RULE) }),
+  run: async (ctx, input) => {
+    const r = await importSite(ctx, input, { authorizeTarget: targetOf(ctx, IMPORT_RULE) });
+    return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };
+  },
 });
 
 export const migrate_site_from_url = defineTool({
   ...MIGRATE_RULE,
   title: 'Migrate site from URL',
   description:
-    'Crawls a live website (bounded, same-site, robots.txt respected), converts its pages to sections and creates an unpublished draft site in one call. Scripts, booking widgets and embeds are not carried over; actionsRequired lists what to redo. With mergeIntoWebsiteId it re-syncs an imported site under the import_site conflict rules. Sends progress notifications while it crawls.',
+    "Crawls a live website (bounded, same-site, robots.txt respected), rebuilds each page from the service's sections (heroes with their background image, text with links, features, testimonials, pricing, FAQ, contact, footer; blog posts as posts) and creates an unpublished draft site in one call. Scripts, booking widgets, embeds and pop-ups are not carried over; actionsRequired lists what to redo, failedPages and skippedAssets list every page and image that could not be brought in, and reach says whether this connection can open the new site. With mergeIntoWebsiteId it re-syncs an imported site under the import_site conflict rules (sections keep their externalKey: source page + section id or heading). Sends progress notifications while it crawls.",
   annotations: WRITE,
   transaction: false,
   input: z.object({
@@ -93,8 +100,13 @@ export const migrate_site_from_url = defineTool({
     truncated: z.boolean(),
     assetsSkipped: z.number(),
     actionsRequired: z.array(z.string()),
+    failedPages: z.array(z.object({ url: z.string(), reason: z.string(), detail: z.string() })),
+    skippedAssets: z.array(z.object({ url: z.string(), reason: z.string() })),
   }),
   activity: (_i, d) =>
     `Migrated a site from an address: ${d?.pagesFetched ?? 0} page(s) fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
-  run: (ctx, input) => migrateSite(ctx, input, { authorizeTarget: targetOf(ctx, MIGRATE_RULE) }),
+  run: async (ctx, input) => {
+    const r = await migrateSite(ctx, input, { authorizeTarget: targetOf(ctx, MIGRATE_RULE) });
+    return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };
+  },
 });

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { Refusal } from '../../domain/errors.js';
 import { confirmPlan } from '../../plans/confirm.js';
+import { KINDS } from '../../plans/kinds/index.js';
 import { prepareCreateCompany } from '../../plans/kinds/company.js';
 import { preparePublishProduct } from '../../plans/kinds/product.js';
 import { preparePublish, prepareUnpublish } from '../../plans/kinds/publish.js';
@@ -99,16 +100,21 @@ export const prepare_create_company = defineTool({
   run: (ctx, input) => prepareCreateCompany(ctx, input.name),
 });
 
+/** How each plan kind is authorized when redeemed, in words (the rules themselves live in KINDS). */
+const KIND_RULES = Object.values(KINDS)
+  .map((k) => `${k.kind}: ${k.rule.scope}, ${k.rule.role}${k.rule.role === 'owner' ? ' only' : ' or owner'}`)
+  .join('; ');
+
 export const confirm_pending_action = defineTool({
   name: 'confirm_pending_action',
   title: 'Carry out an approved plan',
-  description:
-    'Carries out a plan the owner has approved, once, within 5 minutes of preparing it. Needs the scope of the plan’s kind (publish, commerce:write, settings:write, access:write, communications:write or workspace:write) and acts on the plan’s own website. Refusals: plan_pending (not approved yet; ask the owner), plan_expired, plan_used, plan_revision_changed (prepare again), plan_wrong_caller.',
+  description: `Carries out a plan the owner has approved, once, within 5 minutes of preparing it, on the plan's own website. Authorized per plan kind (scope, role of the connection's creator): ${KIND_RULES}. Refusals: plan_pending (not approved yet; ask the owner), plan_expired, plan_used, plan_revision_changed (prepare again), plan_wrong_caller.`,
   // The scope that matters is the plan kind's: confirmPlan re-runs the gate with it on the plan's website.
   scope: 'site:read',
   area: 'site',
   role: 'viewer',
   workspaceLevel: true,
+  authorizedBy: Object.values(KINDS).map((k) => k.rule),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.object({ planId: ParamId.describe('The planId a prepare_* tool returned.') }),
   output: z.object({

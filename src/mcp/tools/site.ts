@@ -178,7 +178,7 @@ export const get_analytics_summary = defineTool({
   name: 'get_analytics_summary',
   title: 'Analytics summary',
   description:
-    'Page views, unique visitors, form submissions, bookings, top pages and daily views (no personal data).',
+    'What the published site counted: page views, unique visitors (a browser counts once a day; days are summed), contact-form submissions, booking requests, top pages and daily views. Counted server-side without cookies or stored addresses; bots and previews are not counted (no personal data).',
   ...site,
   annotations: READ,
   input: z.object({

@@ -78,15 +78,26 @@ function PairingForm(p: ConnectProps & { pairing: PairingRow }) {
   );
 }
 
+/** A client by its registered name, its id only as a detail (DESIGN §5.4). */
+function ClientName(p: { s: PendingSignIn }) {
+  return p.s.clientName !== p.s.clientId ? (
+    <span>
+      <strong>{p.s.clientName}</strong> <small class="muted">(client id {p.s.clientId})</small>
+    </span>
+  ) : (
+    <code>{p.s.clientId}</code>
+  );
+}
+
 function SignInForm(p: ConnectProps & { signIn: PendingSignIn }) {
-  const requested = p.signIn.clientId;
   return (
     <form method="post" action="/dashboard/connect/oauth" id="signin-form">
       <CsrfField csrf={p.csrf} />
       <input type="hidden" name="code" value={p.signIn.code} />
       <p>
-        The assistant with OAuth client <code>{requested}</code> signed in at <code>{p.signIn.issuer}</code>{' '}
-        as <code>{p.signIn.subject}</code>. Choose what it may do.
+        The assistant <ClientName s={p.signIn} /> signed in as{' '}
+        {p.signIn.email ? <strong>{p.signIn.email}</strong> : <code>{p.signIn.subject}</code>} at{' '}
+        <code>{p.signIn.issuer}</code>. Choose what it may do.
       </p>
       <ScopeBoxes offered={SCOPES} checked={DEFAULT_SCOPES as Scope[]} />
       <SiteAndReach sites={p.sites} />
@@ -123,7 +134,8 @@ function OAuthSection(p: ConnectProps) {
         p.pending.map((s) => (
           <div class="card" data-pending-client={s.clientId}>
             <p>
-              Client <code>{s.clientId}</code> signed in as you at {s.createdAt.toISOString()}.
+              <ClientName s={s} /> signed in as you{s.email ? ` (${s.email})` : ''} at{' '}
+              {s.createdAt.toISOString()}.
             </p>
             {form(s.clientId)}
           </div>

@@ -64,7 +64,10 @@ export function DevelopersPage(p: DevelopersProps) {
           <tbody>
             {p.connections.map((c) => (
               <tr data-connection={c.id}>
-                <td>{c.name}</td>
+                <td>
+                  {c.name}
+                  {c.oauthEmail ? <small class="muted"> signed in as {c.oauthEmail}</small> : null}
+                </td>
                 <td>
                   {c.reach === 'workspace'
                     ? 'Whole workspace'

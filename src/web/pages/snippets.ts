@@ -1,5 +1,14 @@
-// Client configuration snippets shown with a new token (Claude Desktop, VS Code, Cursor).
-import { clientConfig } from '../../cli/serve.js';
+// Client configuration snippets shown with a new token (Claude Desktop, VS Code, Cursor). They belong
+// to the web layer; the CLI (`sitegate serve --demo`) only prints them.
+
+/** The `mcpServers` entry that Claude Desktop and Cursor read, for a URL and a bearer token. */
+export function clientConfig(mcpUrl: string, token: string) {
+  return {
+    mcpServers: {
+      sitegate: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } },
+    },
+  };
+}
 
 export function clientSnippets(mcpUrl: string, token: string): Array<{ client: string; json: string }> {
   const auth = `Authorization: Bearer ${token}`;

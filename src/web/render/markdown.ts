@@ -1,5 +1,5 @@
 // The small Markdown subset of section text (SPEC §2 sections; issue: "escape first, then format"):
-// paragraphs, line breaks, ## / ### headings, "- " lists, **bold**, *italic* / _italic_ and
+// paragraphs, line breaks, ## / ### headings, "- " and "1. " lists, "> " quotes, **bold**, *italic* / _italic_ and
 // [label](url) links whose url passes isSafeUrl. Everything else is text, HTML-escaped before any tag
 // is added, so nothing a writer types can become markup or run as code.
 import { isSafeUrl } from '../../domain/sections/types.js';
@@ -59,6 +59,12 @@ export function markdown(text: string, resolve: UrlResolver): string {
     if (heading && lines.length === 1) {
       const tag = heading[1]!.length === 2 ? 'h3' : 'h4';
       out.push(`<${tag}>${inline(heading[2]!, resolve)}</${tag}>`);
+    } else if (lines.every((l) => /^\s*>/.test(l))) {
+      const quoted = lines.map((l) => inline(l.replace(/^\s*>\s?/, ''), resolve));
+      out.push(`<blockquote><p>${quoted.join('<br>')}</p></blockquote>`);
+    } else if (lines.every((l) => /^\s*\d{1,3}[.)]\s+/.test(l))) {
+      const items = lines.map((l) => `<li>${inline(l.replace(/^\s*\d{1,3}[.)]\s+/, ''), resolve)}</li>`);
+      out.push(`<ol>${items.join('')}</ol>`);
     } else if (lines.every((l) => /^\s*[-*]\s+/.test(l))) {
       const items = lines.map((l) => `<li>${inline(l.replace(/^\s*[-*]\s+/, ''), resolve)}</li>`);
       out.push(`<ul>${items.join('')}</ul>`);

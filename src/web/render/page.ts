@@ -1,6 +1,7 @@
 // A whole site page (draft preview or published): navigation, sections, brand colours and fonts.
 // Brand values are used only when they match a strict pattern (hex colour, plain font name); the
 // stylesheet is fixed text, and the page carries a CSP that allows no script at all.
+import { FORM_CSS, type SiteForms, bookingForm } from './forms.js';
 import { escapeHtml as e, makeResolver } from './markdown.js';
 import { type RenderSection, renderSection } from './sections.js';
 
@@ -22,6 +23,10 @@ export type RenderSite = {
   nav: Array<{ slug: string; title: string }>;
   hasPosts: boolean;
   brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
+  /** Forms on this page (contact, booking); absent = no forms drawn. */
+  forms?: SiteForms;
+  /** The site offers booking requests: the navigation links to /book. */
+  bookable?: boolean;
 };
 
 /** Content-Security-Policy of rendered site pages: no scripts, no plugins, no framing. */
@@ -57,7 +62,7 @@ const CSS = `:root{--primary:#333;--secondary:#eee;--accent:#06c;--text:#1b1b1f;
 h1,h2,h3,h4{font-family:var(--font-heading);line-height:1.2}img{max-width:100%;height:auto;border-radius:8px}
 a{color:var(--accent)}.site-header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:1rem 1.5rem;border-bottom:1px solid #0001}
 .site-header .brand{font-weight:700;font-size:1.2rem;color:var(--primary);text-decoration:none;margin-right:auto}
-.site-header nav a{margin-left:1rem;text-decoration:none;color:var(--text)}
+.site-header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}.site-header nav a{text-decoration:none;color:var(--text)}
 .draft-bar{background:#fff3cd;color:#5c4400;padding:.5rem 1.5rem;font-size:.9rem;border-bottom:1px solid #e6d28a}
 section .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inner{max-width:640px}.w-normal .inner{max-width:960px}
 .w-wide .inner{max-width:1200px}.w-full .inner{max-width:none}
@@ -73,13 +78,15 @@ details{border-bottom:1px solid #0002;padding:.75rem 0}summary{cursor:pointer;fo
 .site-footer{padding:2rem 1.5rem;color:#666;font-size:.9rem;border-top:1px solid #0001}
 .posts li{margin-bottom:1rem}
 @media (min-width:800px){.hero{grid-template-columns:3fr 2fr}}
-@media (max-width:640px){.hide-mobile{display:none}}@media (min-width:641px){.hide-desktop{display:none}}`;
+@media (max-width:640px){.hide-mobile{display:none}}@media (min-width:641px){.hide-desktop{display:none}}
+${FORM_CSS}`;
 
 function shell(site: RenderSite, title: string, description: string | null, body: string): string {
   const base = site.basePath;
   const nav = site.nav
     .map((p) => `<a href="${e(`${base}/${p.slug === 'home' ? '' : p.slug}`)}">${e(p.title)}</a>`)
     .concat(site.hasPosts ? [`<a href="${e(`${base}/blog`)}">Blog</a>`] : [])
+    .concat(site.bookable ? [`<a href="${e(`${base}/book`)}">Book</a>`] : [])
     .join('');
   const bar =
     site.mode === 'draft'
@@ -91,8 +98,9 @@ function shell(site: RenderSite, title: string, description: string | null, body
 export function renderPage(site: RenderSite, page: RenderPage): string {
   const resolve = makeResolver(site.basePath);
   const draft = site.mode === 'draft';
-  let body = page.sections.map((s) => renderSection(s, resolve, draft)).join('');
-  if (page.kind === 'post') {
+  let body = page.sections.map((s) => renderSection(s, resolve, draft, site.forms)).join('');
+  // A post shows its title, unless its first section is a hero that already does (migrated posts).
+  if (page.kind === 'post' && page.sections[0]?.type !== 'hero') {
     body = `<section class="w-narrow py-md"><div class="inner"><h1>${e(page.title)}</h1></div></section>${body}`;
   }
   const title = page.seoTitle || `${page.title} · ${site.siteName}`;
@@ -108,4 +116,63 @@ export function renderBlogIndex(site: RenderSite, posts: RenderPage[]): string {
     .join('');
   const body = `<section class="w-narrow py-md"><div class="inner"><h1>Blog</h1><ul class="posts">${items || '<li>No posts yet.</li>'}</ul></div></section>`;
   return shell(site, `Blog · ${site.siteName}`, null, body);
+}
+
+const narrow = (inner: string) =>
+  `<section class="w-narrow py-md"><div class="inner">${inner}</div></section>`;
+
+export type BookingOffer = {
+  timeZone: string;
+  services: Array<{
+    id: string;
+    name: string;
+    description: string;
+    durationMinutes: number;
+    price: string | null;
+  }>;
+};
+
+const facts = (s: BookingOffer['services'][number]) =>
+  `<p class="service-facts">${s.durationMinutes} minutes${s.price ? ` · ${e(s.price)}` : ''}</p>`;
+
+/** /book: the services a visitor can ask to book. */
+export function renderBookingIndex(site: RenderSite, offer: BookingOffer): string {
+  const items = offer.services
+    .map(
+      (s) =>
+        `<div class="card"><h2><a href="${e(`${site.basePath}/book/${s.id}`)}">${e(s.name)}</a></h2>${facts(s)}${s.description ? `<p>${e(s.description)}</p>` : ''}</div>`,
+    )
+    .join('');
+  return shell(
+    site,
+    `Book · ${site.siteName}`,
+    null,
+    narrow(`<h1>Book</h1><div class="grid">${items}</div>`),
+  );
+}
+
+/** /book/<service>: one service and its request form. */
+export function renderBookingPage(site: RenderSite, offer: BookingOffer, serviceId: string): string {
+  const s = offer.services.find((x) => x.id === serviceId)!;
+  const form = site.forms ? bookingForm(s.id, offer.timeZone, site.forms) : '';
+  return shell(
+    site,
+    `Book ${s.name} · ${site.siteName}`,
+    null,
+    narrow(`<h1>${e(s.name)}</h1>${facts(s)}${s.description ? `<p>${e(s.description)}</p>` : ''}${form}`),
+  );
+}
+
+/** A short page in the site's look: thanks after a form, or why something could not be done. */
+export function renderNotice(
+  site: RenderSite,
+  n: { title: string; paragraphs: string[]; back?: { href: string; label: string } },
+): string {
+  const back = n.back ? `<p><a class="btn" href="${e(n.back.href)}">${e(n.back.label)}</a></p>` : '';
+  return shell(
+    site,
+    `${n.title} · ${site.siteName}`,
+    null,
+    narrow(`<h1>${e(n.title)}</h1>${n.paragraphs.map((p) => `<p>${e(p)}</p>`).join('')}${back}`),
+  );
 }

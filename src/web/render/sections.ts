@@ -1,6 +1,7 @@
 // Section data -> HTML for the draft preview and the published site (issue 3 item 5). Every value from
 // content goes through escapeHtml, inline() or markdown(); URLs through the resolver (isSafeUrl), so no
 // content can add a tag, an attribute or a script. Layout tokens map to a fixed set of class names.
+import { type SiteForms, contactForm } from './forms.js';
 import { type UrlResolver, escapeHtml as e, inline, markdown } from './markdown.js';
 
 export type RenderSection = {
@@ -42,7 +43,10 @@ const RENDERERS: Record<string, (c: C, r: UrlResolver) => string> = {
       .join('')}</div>`,
   features: (c, r) =>
     `${h2(c.heading)}<div class="grid">${list(c.items)
-      .map((i) => `<div class="card"><h3>${e(str(i.title))}</h3>${md(i.body, r)}</div>`)
+      .map(
+        (i) =>
+          `<div class="card">${img(i.imageUrl, i.title, r)}<h3>${e(str(i.title))}</h3>${md(i.body, r)}</div>`,
+      )
       .join('')}</div>`,
   testimonials: (c, r) =>
     `${h2(c.heading)}<div class="grid">${list(c.items)
@@ -97,12 +101,21 @@ export function layoutClasses(layout: unknown): string {
   return cls.join(' ');
 }
 
-/** One section as HTML. `draft` shows hidden sections, marked; the live site leaves them out. */
-export function renderSection(s: RenderSection, resolve: UrlResolver, draft: boolean): string {
+/**
+ * One section as HTML. `draft` shows hidden sections, marked; the live site leaves them out. A contact
+ * section with `showForm` (the default) carries the contact form when the page has `forms`.
+ */
+export function renderSection(
+  s: RenderSection,
+  resolve: UrlResolver,
+  draft: boolean,
+  forms?: SiteForms,
+): string {
   if (s.hidden && !draft) return '';
   const render = RENDERERS[s.type];
   const content = (s.content && typeof s.content === 'object' ? s.content : {}) as C;
-  const body = render ? render(content, resolve) : '';
+  let body = render ? render(content, resolve) : '';
+  if (s.type === 'contact' && content.showForm !== false && forms) body += contactForm(s.id, forms);
   const type = RENDERERS[s.type] ? s.type : 'unknown';
   const hidden = s.hidden ? ' is-hidden' : '';
   const note = s.hidden ? '<p class="hidden-note">Hidden: not shown on the live site.</p>' : '';

@@ -12,6 +12,7 @@ import { mountLogin } from './login.js';
 import { mountPreview } from './preview.js';
 import { mountPairing } from './pairing.js';
 import { mountSchemas } from './schemas.js';
+import { mountPublishedSite } from './site.js';
 
 export type RouteModule = (app: Hono<WebEnv>, deps: AppDeps) => void;
 
@@ -27,4 +28,5 @@ export const ROUTES: RouteModule[] = [
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
 export type ApiModule = (app: Hono, deps: AppDeps) => void;
-export const API_ROUTES: ApiModule[] = [mountPairing, mountContent, mountAdmin];
+/** The published site is here too: it sets no cookie, so it stays outside the session middleware. */
+export const API_ROUTES: ApiModule[] = [mountPairing, mountContent, mountAdmin, mountPublishedSite];

@@ -1,23 +1,16 @@
-// Pages people look at (issue 3 item 5, DESIGN §5.5): GET /editor/:websiteId/* renders the draft for a
-// signed-in member of the site, GET /sites/:websiteId/* the published snapshot for anyone (404 while
-// never published), GET /assets/:id a library image when its site is published or the viewer is a
-// member. Output comes from src/web/render/ (escaped; a CSP allows no script).
+// The draft preview (issue 3 item 5, DESIGN §5.5): GET /editor/:websiteId/* renders the draft for a
+// signed-in member of the site. The published site, its forms and library images are served by
+// ./site.ts, without a session; a preview never counts as a visit. Output comes from src/web/render/
+// (escaped; a CSP allows no script).
 import type { Context, Hono } from 'hono';
-import { loadSiteView, memberRole, pageAt, visibleAsset } from '../../domain/sites/view.js';
+import { HONEYPOT_FIELD, TOKEN_FIELD } from '../../domain/crm/form-guard.js';
+import { loadSiteView, memberRole, pageAt } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { type RenderSite, SITE_CSP, renderBlogIndex, renderPage } from '../render/page.js';
 import { type WebEnv, requireUser } from '../session.js';
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
-const IMAGE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/gif',
-  'image/avif',
-  'image/svg+xml',
-]);
 
 function notFoundPage(c: Context<WebEnv>) {
   return c.html(
@@ -56,6 +49,8 @@ async function renderSitePath(
     nav: view.pages.filter((p) => p.kind === 'page').map((p) => ({ slug: p.slug, title: p.title })),
     hasPosts: view.pages.some((p) => p.kind === 'post'),
     brand: view.brand,
+    // The preview shows the forms visitors will see, disabled: nothing posts from a draft.
+    forms: { actionBase: null, token: '', honeypot: HONEYPOT_FIELD, tokenField: TOKEN_FIELD },
   };
   const path = restOf(c, basePath);
   if (path === null) return notFoundPage(c);
@@ -86,29 +81,4 @@ export function mountPreview(app: Hono<WebEnv>, deps: AppDeps): void {
   };
   app.get('/editor/:websiteId', requireUser(), editor);
   app.get('/editor/:websiteId/*', requireUser(), editor);
-
-  const live = async (c: Context<WebEnv>) => {
-    const id = c.req.param('websiteId') ?? '';
-    if (!ID.test(id)) return notFoundPage(c);
-    return renderSitePath(c, deps, id, 'live', `/sites/${id}`);
-  };
-  app.get('/sites/:websiteId', live);
-  app.get('/sites/:websiteId/*', live);
-
-  app.get('/assets/:id', async (c) => {
-    const id = c.req.param('id');
-    const user = c.get('user');
-    const asset = ID.test(id) ? await visibleAsset(db, id, user?.id ?? null) : null;
-    if (!asset || !IMAGE_TYPES.has(asset.mime)) return c.text('Not found', 404);
-    const bytes = await deps.services.blobs.get(asset.sha256);
-    if (!bytes) return c.text('Not found', 404);
-    c.header('Content-Type', asset.mime);
-    c.header('X-Content-Type-Options', 'nosniff');
-    // An SVG opened directly must not run anything: sandboxed, no script.
-    c.header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox",
-    );
-    return c.body(new Uint8Array(bytes));
-  });
 }

@@ -1,0 +1,103 @@
+// Storage of the development identity provider in Sitegate's own database (DESIGN §5.4): an
+// oidc-provider adapter over `oidc_models` (registrations, grants, sessions, codes, tokens) and the
+// signing and cookie keys in `idp_keys`, created once. A restart therefore keeps every registered
+// client and its sign-in, and any process sharing DATABASE_URL can name a client by `client_name`.
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { type JWK, exportJWK, generateKeyPair } from 'jose';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Db } from '../../db/client.js';
+import { idpKeys, oidcModels } from '../../db/schema.js';
+
+export type IdpKeys = { jwks: { keys: JWK[] }; cookieKeys: string[] };
+
+async function freshKeys(): Promise<IdpKeys> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  return {
+    jwks: { keys: [{ ...jwk, alg: 'RS256', use: 'sig', kid: randomBytes(8).toString('hex') }] },
+    cookieKeys: [randomBytes(32).toString('base64url')],
+  };
+}
+
+/**
+ * The keys of this issuer's first start, or new ones stored now. Two processes starting at once both
+ * insert with ON CONFLICT DO NOTHING and then read the one row that won.
+ */
+export async function loadOrCreateKeys(db: Db, issuer: string): Promise<IdpKeys> {
+  const made = await freshKeys();
+  await db
+    .insert(idpKeys)
+    .values({ issuer, jwks: made.jwks, cookieKeys: made.cookieKeys })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(idpKeys).where(eq(idpKeys.issuer, issuer));
+  return { jwks: row!.jwks as { keys: JWK[] }, cookieKeys: row!.cookieKeys };
+}
+
+/** oidc-provider's storage contract (one instance per model name) on `oidc_models`. */
+export function drizzleAdapter(db: Db, clock: () => Date = () => new Date()) {
+  return (model: string): Adapter => {
+    const key = (id: string) => and(eq(oidcModels.model, model), eq(oidcModels.id, id));
+    const live = (row: typeof oidcModels.$inferSelect | undefined): AdapterPayload | undefined => {
+      if (!row || (row.expiresAt && row.expiresAt <= clock())) return undefined;
+      const payload = row.payload as AdapterPayload;
+      return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+    };
+    const findBy = async (where: ReturnType<typeof and>) => {
+      const [row] = await db.select().from(oidcModels).where(where).limit(1);
+      return live(row);
+    };
+    return {
+      async upsert(id, payload, expiresIn) {
+        const values = {
+          model,
+          id,
+          payload: payload as Record<string, unknown>,
+          grantId: typeof payload.grantId === 'string' ? payload.grantId : null,
+          userCode: typeof payload.userCode === 'string' ? payload.userCode : null,
+          uid: typeof payload.uid === 'string' ? payload.uid : null,
+          expiresAt: expiresIn ? new Date(clock().getTime() + expiresIn * 1000) : null,
+        };
+        await db
+          .insert(oidcModels)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [oidcModels.model, oidcModels.id],
+            set: { ...values, consumedAt: null },
+          });
+      },
+      find: (id) => findBy(key(id)!),
+      findByUid: (uid) => findBy(and(eq(oidcModels.model, model), eq(oidcModels.uid, uid))!),
+      findByUserCode: (code) => findBy(and(eq(oidcModels.model, model), eq(oidcModels.userCode, code))!),
+      async consume(id) {
+        await db.update(oidcModels).set({ consumedAt: clock() }).where(key(id));
+      },
+      async destroy(id) {
+        await db.delete(oidcModels).where(key(id));
+      },
+      async revokeByGrantId(grantId) {
+        await db.delete(oidcModels).where(eq(oidcModels.grantId, grantId));
+      },
+    };
+  };
+}
+
+/** Background job: rows past their expiry are garbage. */
+export async function purgeIdpRows(db: Db, now: Date): Promise<void> {
+  await db.delete(oidcModels).where(and(isNotNull(oidcModels.expiresAt), lt(oidcModels.expiresAt, now)));
+}
+
+/**
+ * The `client_name` a client registered with the development identity provider, when `issuer` is
+ * that provider (its rows live in this database); null for any other issuer or unknown client.
+ */
+export async function registeredClientName(db: Db, issuer: string, clientId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ payload: oidcModels.payload })
+    .from(oidcModels)
+    .innerJoin(idpKeys, eq(idpKeys.issuer, issuer))
+    .where(and(eq(oidcModels.model, 'Client'), eq(oidcModels.id, clientId)))
+    .limit(1);
+  const name = row?.payload.client_name;
+  return typeof name === 'string' && name.trim() ? name.trim().slice(0, 80) : null;
+}

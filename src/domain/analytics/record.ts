@@ -1,0 +1,64 @@
+// Privacy-first visit recording (issue 15 item 3): page views, contact-form submissions and booking
+// requests of the published site, server-side, with no cookie and nothing that identifies a person.
+// A visitor is a keyed hash of (website, address, user agent) under the salt of the event's UTC day:
+// the same browser counts once a day, the address and user agent themselves are never stored, and
+// once the day's salt is deleted the hash cannot be traced back. Everything that writes
+// analytics_events — the site's routes and the demo seed alike — goes through recordEvents.
+import { createHmac } from 'node:crypto';
+import { isbot } from 'isbot';
+import type { Db } from '../../db/client.js';
+import { analyticsEvents } from '../../db/schema.js';
+import { type VisitorKeys, utcDay } from './visitor-keys.js';
+
+export type EventKind = 'pageview' | 'form_submit' | 'booking';
+
+/** What the request tells about the visitor; used for the hash, then forgotten. */
+export type Visitor = { address: string; userAgent: string };
+
+export type VisitEvent = {
+  websiteId: string;
+  kind: EventKind;
+  /** The site path of the page (`/`, `/about`): always one of the site's own pages, never a raw URL. */
+  path: string;
+  visitor: Visitor;
+  at: Date;
+};
+
+/** The visitor hash: HMAC-SHA256 under the day's salt, 128 bits as hex. */
+export function visitorHash(salt: string, websiteId: string, v: Visitor): string {
+  return createHmac('sha256', salt)
+    .update(`${websiteId}\u0000${v.address}\u0000${v.userAgent}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Whether a request is a person looking at the page: not a crawler or monitoring bot (the maintained
+ * `isbot` pattern list), not a request without a user agent, not a browser's speculative prefetch.
+ */
+export function isHumanVisit(h: { userAgent: string; purpose?: string | null }): boolean {
+  if (!h.userAgent.trim()) return false;
+  if (h.purpose && /prefetch|prerender/i.test(h.purpose)) return false;
+  return !isbot(h.userAgent);
+}
+
+/** Records events; `now` decides which salts are current (a new day's first use rotates old ones). */
+export async function recordEvents(
+  tx: Db,
+  keys: VisitorKeys,
+  events: readonly VisitEvent[],
+  now: Date,
+): Promise<void> {
+  if (!events.length) return;
+  const salts = new Map<string, string>();
+  for (const day of new Set(events.map((e) => utcDay(e.at)))) salts.set(day, await keys.saltFor(day, now));
+  await tx.insert(analyticsEvents).values(
+    events.map((e) => ({
+      websiteId: e.websiteId,
+      kind: e.kind,
+      path: e.path,
+      visitorHash: visitorHash(salts.get(utcDay(e.at))!, e.websiteId, e.visitor),
+      occurredAt: e.at,
+    })),
+  );
+}

@@ -1,0 +1,325 @@
+// Reading a crawled document as a visitor sees it (issue 16): what is hidden is left out (modals,
+// [hidden], aria-hidden, display:none, Bootstrap's d-none), and text becomes the small Markdown subset
+// sections hold, with links kept as Markdown links (rewritten by the caller to the new site's paths).
+// Every line is made safe for SafeText (no tag-like text, no script-capable schemes, no controls).
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+
+/** Plain text safe for SafeText: whitespace collapsed, tag-like "<x" and script schemes neutralised. */
+export function safeText(s: string, max: number): string {
+  return (
+    s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/<(?=\s*\/?\s*[a-zA-Z!?])/g, '‹')
+      .replace(/\b(javascript|vbscript|data)(\s*):/gi, '$1$2∶')
+      .trim()
+      .slice(0, max)
+      .trim()
+  );
+}
+
+/** Markdown made safe line by line (line breaks kept), then capped at a paragraph or line boundary. */
+export function safeMarkdown(s: string, max: number): string {
+  const text = s
+    .split('\n')
+    .map((l) => safeText(l, max))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    // A "<" at the end of one line and a letter at the start of the next still read as a tag.
+    .replace(/<(?=\s*\/?\s*[a-zA-Z!?])/g, '‹')
+    .trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const at = Math.max(cut.lastIndexOf('\n\n'), cut.lastIndexOf('\n'));
+  return (at > max / 2 ? cut.slice(0, at) : cut).trim();
+}
+
+export const isTag = (n: AnyNode): n is Element =>
+  n.type === 'tag' || n.type === 'script' || n.type === 'style';
+export const tagOf = (n: AnyNode): string => (isTag(n) ? n.tagName.toLowerCase() : '');
+export const classOf = (n: AnyNode): string => (isTag(n) ? (n.attribs.class ?? '') : '');
+
+/** Bootstrap's responsive display classes: `d-none d-lg-block` is visible on a desktop. */
+const SHOWN_AT_SOME_WIDTH =
+  /\bd-(?:sm|md|lg|xl|xxl)-(?:block|flex|inline|inline-block|inline-flex|grid|table)\b/;
+
+/**
+ * Removes what a visitor does not see at rest. Returns the pop-ups (modals, dialogs) that held text,
+ * by their heading, so the report can say which ones were not carried over.
+ */
+export function removeHidden($: CheerioAPI): string[] {
+  const popups: string[] = [];
+  $('.modal, [role="dialog"], dialog').each((_, el) => {
+    const e = $(el);
+    if (e.is('dialog[open]') || !e.text().trim()) return;
+    popups.push(safeText(e.find('h1, h2, h3, h4, .modal-title').first().text() || e.text(), 80));
+  });
+  $('.modal, [role="dialog"], dialog:not([open])').remove();
+  $('[hidden], [aria-hidden="true"], template, .visually-hidden, .sr-only').remove();
+  $('[style]').each((_, el) => {
+    const style = ($(el).attr('style') ?? '').replace(/\s+/g, '').toLowerCase();
+    if (/(^|;)display:none|(^|;)visibility:hidden/.test(style)) $(el).remove();
+  });
+  $('.d-none').each((_, el) => {
+    if (!SHOWN_AT_SOME_WIDTH.test(classOf(el))) $(el).remove();
+  });
+  return popups;
+}
+
+/** Turns an href into a link target for section text, or null for "no link" (dead, script, mail). */
+export type LinkFn = (href: string) => string | null;
+
+const SKIP_INLINE = new Set([
+  'img',
+  'svg',
+  'picture',
+  'video',
+  'audio',
+  'input',
+  'button',
+  'select',
+  'textarea',
+]);
+
+/** A label for a link that shows only an icon: its accessible name, else the host it points to. */
+export function iconLabel($: CheerioAPI, el: Element): string {
+  const named =
+    el.attribs['aria-label'] ?? el.attribs.title ?? $(el).find('img[alt]').first().attr('alt') ?? '';
+  if (named.trim()) return named.trim();
+  try {
+    return new URL(el.attribs.href ?? '').hostname;
+  } catch {
+    return '';
+  }
+}
+
+function wrap(inner: string, mark: string): string {
+  const t = inner.trim();
+  if (!t) return inner;
+  const lead = inner.startsWith(' ') ? ' ' : '';
+  const trail = inner.endsWith(' ') ? ' ' : '';
+  return `${lead}${mark}${t}${mark}${trail}`;
+}
+
+/** Inline content as one Markdown line (or a few, for <br>). */
+export function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink = false): string {
+  let out = '';
+  for (const n of nodes) {
+    if (n.type === 'text') {
+      out += (n as unknown as { data: string }).data.replace(/\s+/g, ' ');
+      continue;
+    }
+    if (!isTag(n)) continue;
+    const tag = tagOf(n);
+    if (tag === 'br') out += '\n';
+    else if (SKIP_INLINE.has(tag) || tag === 'script' || tag === 'style') continue;
+    else if (tag === 'a' && !inLink) {
+      const href = n.attribs.href ?? '';
+      let label = inlineMd($, n.children, link, true).replace(/\s+/g, ' ').trim();
+      const mail = /^(mailto):([^?]*)/i.exec(href.trim());
+      const phone = /^tel:/i.test(href.trim());
+      const target = mail || phone ? null : link(href);
+      // An icon-only link is kept only where it goes somewhere: its name alone would read as text.
+      if (!label && target) label = iconLabel($, n);
+      if (!label) continue;
+      if (target) out += `[${label.replace(/[[\]]/g, '')}](${target})`;
+      else if (mail?.[2] && !label.includes(decodeURIComponent(mail[2])))
+        out += `${label} (${decodeURIComponent(mail[2])})`;
+      else out += label;
+    } else if (tag === 'strong' || tag === 'b') out += wrap(inlineMd($, n.children, link, inLink), '**');
+    else if (tag === 'em' || (tag === 'i' && !/\bfa[srbl]?\b|\bbi\b|icon/.test(classOf(n))))
+      out += wrap(inlineMd($, n.children, link, inLink), '*');
+    else out += inlineMd($, n.children, link, inLink);
+  }
+  return out;
+}
+
+/** Visible text of an element, whitespace collapsed (no Markdown). */
+export function textOf($: CheerioAPI, el: AnyNode): string {
+  const parts: string[] = [];
+  const visit = (n: AnyNode) => {
+    if (n.type === 'text') parts.push((n as unknown as { data: string }).data);
+    else if (isTag(n) && tagOf(n) !== 'script' && tagOf(n) !== 'style') {
+      const block = tagOf(n) === 'br' || BLOCK_TAGS.has(tagOf(n));
+      if (block) parts.push(' ');
+      for (const c of n.children) visit(c);
+      if (block) parts.push(' ');
+    }
+  };
+  visit(el);
+  void $;
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** Inline Markdown of an element, lines trimmed, empty lines dropped. */
+export function lineOf($: CheerioAPI, el: AnyNode, link: LinkFn): string {
+  return inlineMd($, isTag(el) ? el.children : [el], link)
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'aside',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'td',
+  'th',
+  'pre',
+  'form',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'nav',
+  'address',
+  'fieldset',
+  'details',
+  'summary',
+  'picture',
+]);
+
+/** True when the element holds no block-level element: it reads as one paragraph. */
+export function isInlineOnly(el: Element): boolean {
+  return !el.children.some(
+    (c) => isTag(c) && (BLOCK_TAGS.has(tagOf(c)) || tagOf(c) === 'img' || !isInlineOnly(c)),
+  );
+}
+
+/** A list, blockquote, table or paragraph-like element as Markdown lines. */
+export function blockMd($: CheerioAPI, el: Element, link: LinkFn): string {
+  const tag = tagOf(el);
+  if (tag === 'ul' || tag === 'ol') {
+    const items = $(el).children('li').toArray();
+    return items
+      .map((li, i) => {
+        const text = lineOf($, li, link).replace(/\n/g, ' ');
+        return text ? `${tag === 'ol' ? `${i + 1}.` : '-'} ${text}` : '';
+      })
+      .filter(Boolean)
+      .join('\n');
+  }
+  if (tag === 'blockquote') {
+    const parts = $(el).children('p').length
+      ? $(el)
+          .children('p, footer, cite')
+          .toArray()
+          .map((p) => lineOf($, p, link))
+      : [lineOf($, el, link)];
+    return parts
+      .filter(Boolean)
+      .flatMap((p) => p.split('\n'))
+      .map((l) => `> ${l}`)
+      .join('\n');
+  }
+  if (tag === 'table') {
+    return $(el)
+      .find('tr')
+      .toArray()
+      .map((tr) =>
+        $(tr)
+          .children('td, th')
+          .toArray()
+          .map((c) => lineOf($, c, link).replace(/\n/g, ' '))
+          .filter(Boolean)
+          .join(' · '),
+      )
+      .filter(Boolean)
+      .map((r) => `- ${r}`)
+      .join('\n');
+  }
+  if (tag === 'dl') {
+    return $(el)
+      .children('dt, dd')
+      .toArray()
+      .map((c) => (tagOf(c) === 'dt' ? `**${lineOf($, c, link)}**` : lineOf($, c, link)))
+      .filter((l) => l && l !== '****')
+      .join('\n');
+  }
+  if (tag === 'pre') return $(el).text().trim();
+  if (/^h[4-6]$/.test(tag)) {
+    const t = lineOf($, el, link).replace(/\n/g, ' ');
+    return t ? `### ${t}` : '';
+  }
+  return lineOf($, el, link);
+}
+
+const HEADING = /^h[1-6]$/;
+/** A heading tag used for a line under a title (Bootstrap's "subheading", "post-subtitle"). */
+export const SUBHEADING = /sub-?heading|subtitle|tagline|\blead\b/i;
+
+/**
+ * Everything under an element as Markdown blocks (paragraphs, lists, quotes; headings as "### "),
+ * skipping the given nodes (a card's title, a hero's heading) and images.
+ */
+export function flowBlocks(
+  $: CheerioAPI,
+  el: Element,
+  link: LinkFn,
+  skip: ReadonlySet<AnyNode> = new Set(),
+): string[] {
+  const out: string[] = [];
+  let run: AnyNode[] = [];
+  const flushRun = () => {
+    const line = inlineMd($, run, link)
+      .split('\n')
+      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join('\n');
+    if (line) out.push(line);
+    run = [];
+  };
+  const visit = (node: Element) => {
+    for (const c of node.children) {
+      if (skip.has(c)) continue;
+      if (!isTag(c)) {
+        if (c.type === 'text') run.push(c);
+        continue;
+      }
+      const tag = tagOf(c);
+      if (!BLOCK_TAGS.has(tag) && !(tag === 'img') && isInlineOnly(c)) {
+        run.push(c);
+        continue;
+      }
+      flushRun();
+      if (tag === 'img' || tag === 'picture' || tag === 'form' || tag === 'nav') continue;
+      if (HEADING.test(tag)) {
+        const t = lineOf($, c, link).replace(/\n/g, ' ');
+        if (t) out.push(SUBHEADING.test(classOf(c)) ? t : `### ${t}`);
+      } else if (['ul', 'ol', 'blockquote', 'table', 'dl', 'pre'].includes(tag)) {
+        const md = blockMd($, c, link);
+        if (md) out.push(md);
+      } else if (isInlineOnly(c)) {
+        const l = lineOf($, c, link);
+        if (l) out.push(l);
+      } else visit(c);
+    }
+    flushRun();
+  };
+  visit(el);
+  return out;
+}

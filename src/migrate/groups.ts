@@ -1,0 +1,283 @@
+// Repeated items -> the service's typed sections (issue 16: "feature grids, team sections,
+// testimonials, pricing, FAQs … map to those section types with their titles and items"). A group is
+// two or more sibling elements of the same shape, each with a title (or each just an image); its kind
+// is read from what the items hold: a quote, a price, a question that toggles an answer, a link to a
+// blog post, or none of these (features: services, team members, portfolio, timeline).
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+import type { SectionType } from '../domain/sections/types.js';
+import {
+  type LinkFn,
+  classOf,
+  flowBlocks,
+  isTag,
+  lineOf,
+  safeMarkdown,
+  safeText,
+  tagOf,
+  textOf,
+} from './dom.js';
+
+export type Draft = { type: SectionType; content: Record<string, unknown>; identity?: string };
+
+export type GroupCtx = {
+  $: CheerioAPI;
+  link: LinkFn;
+  /** asset reference for an image URL (absolute), or null when it cannot be imported. */
+  image: (el: Element) => string | null;
+  /** The new path of a blog post, when the href (resolved) is one. */
+  postPath: (href: string) => string | null;
+  onPreview?: (postPath: string, excerpt: string) => void;
+};
+
+// Sections and page landmarks are regions, never items of a group, even when they look alike.
+const NOT_ITEM = new Set([
+  'hr',
+  'br',
+  'script',
+  'style',
+  'p',
+  'span',
+  'a',
+  'img',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'section',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+]);
+const PRICE = /(?:[$€£¥]\s?\d)|(?:\d[\d.,]*\s?(?:€|£|\$|usd|eur|gbp))|(?:\/\s?(?:mo|month|yr|year)\b)/i;
+
+function signature(el: Element): string {
+  const tag = tagOf(el);
+  if (tag === 'li' || tag === 'details' || tag === 'figure' || tag === 'article' || tag === 'tr') return tag;
+  return `${tag}.${(el.attribs.class ?? '').trim().split(/\s+/)[0] ?? ''}`;
+}
+
+/** The element naming an item: its first heading, or a title-like element, a summary or toggle. */
+export function titleOf($: CheerioAPI, item: Element): Element | null {
+  const usable = (e: AnyNode) => !/sub-?heading|subtitle/i.test(classOf(e)) && Boolean(textOf($, e));
+  const byTag = $(item).find('summary, .accordion-button, h1, h2, h3, h4, h5, h6').toArray().find(usable);
+  if (byTag) return byTag as Element;
+  // A title drawn with classes ("portfolio-caption-heading", "card-header"): the innermost one.
+  const byClass = $(item)
+    .find('[class*="heading"], [class*="title"], .card-header, [class*="name"]')
+    .toArray()
+    .find((e) => usable(e) && !$(e).find('[class*="heading"], [class*="title"], [class*="name"]').length);
+  return (byClass as Element | undefined) ?? null;
+}
+
+/** The items of a group under `el`, in document order, or null when its children are not one. */
+export function groupItems($: CheerioAPI, el: Element): Element[] | null {
+  const kids = el.children.filter(
+    (c): c is Element => isTag(c) && !['hr', 'br', 'script', 'style'].includes(tagOf(c)),
+  );
+  if (kids.length < 2) return null;
+  const buckets = new Map<string, Element[]>();
+  for (const k of kids) {
+    if (NOT_ITEM.has(tagOf(k))) continue;
+    const sig = signature(k);
+    buckets.set(sig, [...(buckets.get(sig) ?? []), k]);
+  }
+  const best = [...buckets.values()].sort((a, b) => b.length - a.length)[0];
+  if (!best || best.length < 2 || best.length * 2 < kids.length) return null;
+  const titled = best.filter((i) => titleOf($, i) || $(i).is('blockquote') || $(i).find('blockquote').length);
+  if (titled.length === best.length) return best;
+  // A row of images only (client logos, a photo strip) is a gallery.
+  if (best.every((i) => $(i).find('img').length === 1 && !textOf($, i))) return best;
+  // The last timeline-style entry may be only a title inside an image slot; all others must be titled.
+  return null;
+}
+
+type Kind = 'faq' | 'testimonials' | 'pricing' | 'posts' | 'gallery' | 'stacked' | 'features';
+
+function kindOf(ctx: GroupCtx, container: Element, items: Element[]): Kind {
+  const { $ } = ctx;
+  const has = (sel: string) => items.every((i) => $(i).is(sel) || $(i).find(sel).length > 0);
+  if (items.every((i) => !textOf($, i) && $(i).find('img').length)) return 'gallery';
+  if (has('summary, .accordion-button, [data-bs-toggle="collapse"], [data-toggle="collapse"]')) return 'faq';
+  if (has('blockquote') || /testimonial|review/i.test(classOf(container))) return 'testimonials';
+  if (items.every((i) => PRICE.test(textOf($, i))) && has('ul, ol')) return 'pricing';
+  if (
+    items.every((i) =>
+      $(i)
+        .find('a[href]')
+        .toArray()
+        .some((a) => ctx.postPath((a as Element).attribs.href ?? '')),
+    )
+  )
+    return 'posts';
+  const tokens = (e: Element) => (e.attribs.class ?? '').split(/\s+/);
+  const grid =
+    tokens(container).some((t) => /^(row|grid|card-deck|columns|row-cols-.+)$/.test(t)) ||
+    items.some((i) =>
+      tokens(i).some((t) => /^(col|col-.+|card|feature.*|team.*|portfolio.*|service.*)$/.test(t)),
+    ) ||
+    items.some((i) => $(i).find('img').length > 0);
+  return grid ? 'features' : 'stacked';
+}
+
+const firstImage = (ctx: GroupCtx, item: Element) => {
+  for (const img of ctx.$(item).find('img').toArray()) {
+    const ref = ctx.image(img as Element);
+    if (ref) return ref;
+  }
+  return null;
+};
+
+function bodyOf(ctx: GroupCtx, item: Element, skip: AnyNode[], max: number): string {
+  return safeMarkdown(flowBlocks(ctx.$, item, ctx.link, new Set(skip)).join('\n\n'), max);
+}
+
+/** The typed section for a group (without heading: the caller adds the one above it). */
+export function groupSection(ctx: GroupCtx, container: Element, items: Element[]): Draft {
+  const { $ } = ctx;
+  const kind = kindOf(ctx, container, items);
+  const title = (i: Element) => titleOf($, i);
+  const titleText = (i: Element, max: number) => {
+    const t = title(i);
+    return t ? safeText(textOf($, t), max) : '';
+  };
+  switch (kind) {
+    case 'gallery':
+      return {
+        type: 'gallery',
+        content: {
+          images: items
+            .flatMap((i) => $(i).find('img').toArray() as Element[])
+            .map((img) => ({ url: ctx.image(img), alt: safeText(img.attribs.alt ?? '', 300) }))
+            .filter((x) => x.url)
+            .slice(0, 48),
+        },
+      };
+    case 'faq':
+      return {
+        type: 'faq',
+        content: {
+          items: items.slice(0, 50).map((i) => ({
+            question: titleText(i, 300),
+            answer: bodyOf(ctx, i, [title(i)!], 4000),
+          })),
+        },
+      };
+    case 'testimonials':
+      return {
+        type: 'testimonials',
+        content: {
+          items: items.slice(0, 24).map((i) => {
+            const q = $(i).is('blockquote') ? $(i) : $(i).find('blockquote').first();
+            const by = $(i).find('figcaption, cite, footer, [class*="author"], [class*="name"]').first();
+            const quote = q.length
+              ? safeText(
+                  q.find('p').length
+                    ? q.find('p').text()
+                    : q.clone().children('footer, cite').remove().end().text(),
+                  2000,
+                )
+              : titleText(i, 2000);
+            const author = safeText(by.length ? textOf($, by[0]!) : '', 120).replace(/^[—–-]\s*/, '');
+            return { quote, author };
+          }),
+        },
+      };
+    case 'pricing':
+      return {
+        type: 'pricing',
+        content: {
+          plans: items.slice(0, 6).map((i) => {
+            const priceEl = $(i)
+              .find('[class*="price"], h1, h2, h3, h4, h5, .card-title, strong, span')
+              .toArray()
+              .find((e) => PRICE.test(textOf($, e)) && e !== title(i));
+            const button = $(i).find('a.btn, a[class*="button"], a[role="button"]').last();
+            const href = button.attr('href') ?? '';
+            const url = /^mailto:/i.test(href) ? null : ctx.link(href);
+            const features = $(i)
+              .find('li')
+              .toArray()
+              .map((li) => safeText(textOf($, li), 200))
+              .filter(Boolean);
+            // A button that mails someone cannot be a button here: its words stay, with the address.
+            if (button.length && !url && /^mailto:/i.test(href))
+              features.push(safeText(`${textOf($, button[0]!)}: ${href.slice(7).split('?')[0]}`, 200));
+            return {
+              name: titleText(i, 120),
+              price: safeText(priceEl ? textOf($, priceEl) : '', 60),
+              features: features.slice(0, 20),
+              ...(button.length && url
+                ? { buttonLabel: safeText(textOf($, button[0]!), 60), buttonUrl: url }
+                : {}),
+            };
+          }),
+        },
+      };
+    case 'posts':
+      return {
+        type: 'text',
+        identity: 'posts',
+        content: { body: safeMarkdown(items.map((i) => postPreview(ctx, i)).join('\n\n'), 20_000) },
+      };
+    case 'stacked':
+      return {
+        type: 'text',
+        content: {
+          body: safeMarkdown(
+            items
+              .map((i) =>
+                [`### ${titleText(i, 200)}`, ...flowBlocks($, i, ctx.link, new Set([title(i)!]))].join(
+                  '\n\n',
+                ),
+              )
+              .join('\n\n'),
+            20_000,
+          ),
+        },
+      };
+    default:
+      return {
+        type: 'features',
+        content: {
+          items: items.slice(0, 24).map((i) => {
+            const image = firstImage(ctx, i);
+            const t = title(i);
+            return {
+              title: titleText(i, 200) || '·',
+              body: bodyOf(ctx, i, t ? [t] : [], 2000),
+              ...(image ? { imageUrl: image } : {}),
+            };
+          }),
+        },
+      };
+  }
+}
+
+/** A post preview: its title linking to the new post, its subtitle, its byline in italics. */
+function postPreview(ctx: GroupCtx, item: Element): string {
+  const { $ } = ctx;
+  const a = $(item)
+    .find('a[href]')
+    .toArray()
+    .find((x) => ctx.postPath((x as Element).attribs.href ?? '')) as Element;
+  const t = titleOf($, item) ?? a;
+  const lines = [
+    `### [${safeText(textOf($, t), 200).replace(/[[\]]/g, '')}](${ctx.postPath(a.attribs.href ?? '')})`,
+  ];
+  const sub = $(item).find('[class*="subtitle"], [class*="subheading"], .lead').first();
+  if (sub.length && textOf($, sub[0]!)) lines.push(lineOf($, sub[0]!, ctx.link));
+  const meta = $(item).find('[class*="meta"], [class*="byline"], time').first();
+  if (meta.length && textOf($, meta[0]!))
+    lines.push(`*${lineOf($, meta[0]!, ctx.link).replace(/\n/g, ' ')}*`);
+  const excerpt = $(item).find('p').not(meta).not(sub).not(meta.find('p')).first();
+  if (excerpt.length && textOf($, excerpt[0]!)) lines.push(lineOf($, excerpt[0]!, ctx.link));
+  const summary = excerpt.length ? textOf($, excerpt[0]!) : sub.length ? textOf($, sub[0]!) : '';
+  const path = ctx.postPath(a.attribs.href ?? '');
+  if (summary && path) ctx.onPreview?.(path, safeText(summary, 300));
+  return lines.join('\n\n');
+}

@@ -1,0 +1,117 @@
+// Backups of the embedded database and its folder (issue 14 item 5). A backup is a directory:
+//   pgdata.tgz     PGlite's data directory, dumped at a transaction boundary (see below)
+//   blobs/         the content-addressed blob files (immutable, named by their SHA-256)
+//   delegation.key the OAuth delegation key, when DATA_DIR holds it (a secret: the folder is 0700)
+//   manifest.json  format, time, schema version, and the dump's SHA-256
+// Consistency while serving: the dump runs inside PGlite's transaction lock, so no transaction is
+// half-way through; blobs are copied after it, and a blob is always written before the row naming
+// it commits, so every blob the dumped rows name is copied (a newer blob may come along; it is
+// harmless). On PostgreSQL the operator backs up the database (pg_dump: rows and the blobs table).
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from '../db/client.js';
+import { PGLITE_START_PARAMS } from '../db/client.js';
+import { codeMigrations, schemaStatus } from '../db/migrator.js';
+import { Refusal } from '../domain/errors.js';
+
+export const BACKUP_FORMAT = 'sitegate-backup/1';
+const SECRET_FILES = ['delegation.key'];
+const HEX64 = /^[0-9a-f]{64}$/;
+
+export type Manifest = {
+  format: string;
+  createdAt: string;
+  schema: string | null;
+  database: { file: 'pgdata.tgz'; sha256: string; bytes: number };
+  blobs: number;
+  secrets: string[];
+};
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+function emptyDir(dir: string, what: string) {
+  if (existsSync(dir) && readdirSync(dir).length)
+    throw new Refusal('conflict', `${what} ${dir} is not empty.`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+function copyBlobs(from: string, to: string, verify: boolean): number {
+  let n = 0;
+  for (const shard of existsSync(from) ? readdirSync(from) : []) {
+    if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+    for (const f of readdirSync(path.join(from, shard))) {
+      if (!HEX64.test(f)) continue; // temp files of a write in progress
+      const src = path.join(from, shard, f);
+      if (verify && sha256(readFileSync(src)) !== f) throw new Refusal('conflict', `blob ${f} is damaged.`);
+      mkdirSync(path.join(to, shard), { recursive: true });
+      copyFileSync(src, path.join(to, shard, f));
+      n++;
+    }
+  }
+  return n;
+}
+
+export async function backupEmbedded(database: Database, dataDir: string, out: string): Promise<Manifest> {
+  const pg = database.pglite;
+  if (!pg) {
+    throw new Refusal(
+      'invalid_input',
+      'This instance runs on PostgreSQL: back up the database with pg_dump (it holds the blobs table too) and keep the secrets (docs/operating.md, Backups).',
+    );
+  }
+  const target = path.resolve(out);
+  emptyDir(target, 'The backup folder');
+  const status = await schemaStatus(database.db);
+  const tag =
+    codeMigrations()
+      .filter((m) => status.latest !== null && m.when <= status.latest)
+      .at(-1)?.tag ?? null;
+  // A checkpoint first makes the restore's recovery short; the dump itself holds the transaction lock.
+  await pg.query('CHECKPOINT');
+  let dump: Blob | undefined;
+  await pg.transaction(async () => {
+    dump = await pg.dumpDataDir('gzip');
+  });
+  const bytes = new Uint8Array(await dump!.arrayBuffer());
+  writeFileSync(path.join(target, 'pgdata.tgz'), bytes, { mode: 0o600 });
+  const blobs = copyBlobs(path.join(dataDir, 'blobs'), path.join(target, 'blobs'), false);
+  const secrets = SECRET_FILES.filter((f) => existsSync(path.join(dataDir, f)));
+  for (const f of secrets) copyFileSync(path.join(dataDir, f), path.join(target, f));
+  const manifest: Manifest = {
+    format: BACKUP_FORMAT,
+    createdAt: new Date().toISOString(),
+    schema: tag,
+    database: { file: 'pgdata.tgz', sha256: sha256(bytes), bytes: bytes.length },
+    blobs,
+    secrets,
+  };
+  writeFileSync(path.join(target, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
+    mode: 0o600,
+  });
+  return manifest;
+}
+
+/** Restores a backup into an empty DATA_DIR (the service must not be running on it). */
+export async function restoreEmbedded(from: string, dataDir: string): Promise<Manifest> {
+  const src = path.resolve(from);
+  const manifest = JSON.parse(readFileSync(path.join(src, 'manifest.json'), 'utf8')) as Manifest;
+  if (manifest.format !== BACKUP_FORMAT)
+    throw new Refusal('invalid_input', `${src} is not a Sitegate backup.`);
+  const bytes = readFileSync(path.join(src, manifest.database.file));
+  if (sha256(bytes) !== manifest.database.sha256)
+    throw new Refusal('conflict', 'The database dump does not match its manifest (damaged or altered).');
+  const pgdata = path.join(dataDir, 'pgdata');
+  emptyDir(pgdata, 'The database folder');
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = await PGlite.create({
+    dataDir: pgdata,
+    loadDataDir: new Blob([bytes]),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
+  });
+  await pg.query('select 1');
+  await pg.close();
+  copyBlobs(path.join(src, 'blobs'), path.join(dataDir, 'blobs'), true);
+  for (const f of manifest.secrets) copyFileSync(path.join(src, f), path.join(dataDir, f));
+  return manifest;
+}

@@ -1,0 +1,61 @@
+// Readiness (issue 14 item 3): `/readyz` answers 200 only while this process should get traffic —
+// the database answers, Redis answers (when configured), the schema has no pending migration, and
+// the process is not shutting down. `/healthz` only says the process is alive.
+import { sql } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import type { Database } from '../db/client.js';
+import { schemaStatus } from '../db/migrator.js';
+
+export type Check = 'ok' | 'unreachable' | 'off';
+export type Readiness = {
+  ready: boolean;
+  database: Check;
+  redis: Check;
+  schema: 'current' | 'pending' | 'newer' | 'unknown';
+  draining: boolean;
+};
+
+const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
+  ]);
+
+export function readinessProbe(opts: {
+  database: Database;
+  redis?: Redis;
+  draining: () => boolean;
+  timeoutMs?: number;
+}): () => Promise<Readiness> {
+  const timeout = opts.timeoutMs ?? 2_000;
+  // The schema changes only when someone migrates: once current, look again every 30 s, not per probe.
+  let schemaCheckedAt = 0;
+  let schema: Readiness['schema'] = 'unknown';
+  return async () => {
+    const draining = opts.draining();
+    const database: Check = await within(timeout, opts.database.db.execute(sql`select 1`)).then(
+      () => 'ok',
+      () => 'unreachable',
+    );
+    const redis: Check = !opts.redis
+      ? 'off'
+      : await within(timeout, opts.redis.ping()).then(
+          () => 'ok',
+          () => 'unreachable',
+        );
+    if (database === 'ok' && (schema !== 'current' || Date.now() - schemaCheckedAt > 30_000)) {
+      const s = await within(timeout, schemaStatus(opts.database.db)).catch(() => null);
+      schema = !s ? 'unknown' : s.newer ? 'newer' : s.pending.length ? 'pending' : 'current';
+      schemaCheckedAt = Date.now();
+    }
+    // A newer schema is still served (an upgrade migrated it while this process runs the old code:
+    // additive migrations keep old code working); pending migrations mean this code lacks tables.
+    const ready =
+      !draining &&
+      database === 'ok' &&
+      redis !== 'unreachable' &&
+      schema !== 'pending' &&
+      schema !== 'unknown';
+    return { ready, database, redis, schema, draining };
+  };
+}

@@ -1,0 +1,76 @@
+// What every published-site route shares (issue 15): which site a request is for, its published view
+// with the booking offer and the forms' fill-time token, the response headers of the published site,
+// and its plain error pages.
+import type { Context } from 'hono';
+import { visitorKeysOf } from '../../domain/analytics/visitor-keys.js';
+import { bookableServices } from '../../domain/crm/booking-request.js';
+import { type FormLimits, HONEYPOT_FIELD, TOKEN_FIELD, formToken } from '../../domain/crm/form-guard.js';
+import type { VisitorDeps } from '../../domain/crm/submission.js';
+import { type SiteView, loadSiteView } from '../../domain/sites/view.js';
+import type { AppDeps } from '../deps.js';
+import type { SiteForms } from '../render/forms.js';
+import { type BookingOffer, type RenderSite, SITE_CSP } from '../render/page.js';
+
+/** A published site as addressed: /sites/<id> on the service's host, or the root of a custom domain. */
+export type SiteRef = { websiteId: string; basePath: string; ownHost: boolean };
+export type Loaded = { view: SiteView; offer: BookingOffer | null; site: RenderSite };
+
+/** No script, no framing, no caching (each page carries a fresh form token), no sniffing. */
+export function siteHeaders(c: Context) {
+  c.header('Content-Security-Policy', SITE_CSP);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Referrer-Policy', 'same-origin');
+  c.header('Cache-Control', 'no-store');
+}
+
+export function plainPage(c: Context, status: 404 | 413 | 415, title: string, text: string) {
+  siteHeaders(c);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`,
+    status,
+  );
+}
+export const notFound = (c: Context) => plainPage(c, 404, 'Not found', 'There is no page here.');
+
+export function siteLoader(deps: AppDeps) {
+  const { db, clock, config } = deps.services;
+  const keys = visitorKeysOf(db);
+  const limits: FormLimits = {
+    perAddress: config.formLimitPerAddress,
+    perWebsite: config.formLimitPerWebsite,
+    take: (w, key) => deps.limits.tryWindow(w, key),
+  };
+  const visitorDeps: VisitorDeps = { services: deps.services, keys, limits };
+
+  async function load(ref: SiteRef, state?: SiteForms['state']): Promise<Loaded | null> {
+    const view = await loadSiteView(db, ref.websiteId, 'published');
+    if (!view) return null;
+    const bookable = await bookableServices(db, ref.websiteId);
+    const offer = bookable?.services.length
+      ? { timeZone: bookable.timeZone, services: bookable.services }
+      : null;
+    const forms: SiteForms = {
+      actionBase: `${ref.basePath}/_forms/`,
+      token: await formToken(keys, ref.websiteId, clock()),
+      honeypot: HONEYPOT_FIELD,
+      tokenField: TOKEN_FIELD,
+      state,
+    };
+    const site: RenderSite = {
+      siteName: view.name,
+      basePath: ref.basePath,
+      mode: 'live',
+      nav: view.pages.filter((p) => p.kind === 'page').map((p) => ({ slug: p.slug, title: p.title })),
+      hasPosts: view.pages.some((p) => p.kind === 'post'),
+      brand: view.brand,
+      forms,
+      bookable: Boolean(offer) && !view.pages.some((p) => p.slug === 'book'),
+    };
+    return { view, offer, site };
+  }
+
+  return { load, keys, visitorDeps };
+}
+
+export type SiteLoader = ReturnType<typeof siteLoader>;
