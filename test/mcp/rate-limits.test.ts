@@ -43,7 +43,8 @@ it('refusals past the limit are counted on one Activity line per connection and 
     params: { name: 'list_sites', arguments: {} },
   }));
   await postMcp(s.mcpUrl, d.tokens.default, batch);
-  for (let i = 0; i < 50; i += 1) expect((await s.call(d.tokens.default, 'list_sites')).error?.code).toBe('rate_limited');
+  for (let i = 0; i < 50; i += 1)
+    expect((await s.call(d.tokens.default, 'list_sites')).error?.code).toBe('rate_limited');
   await s.sg.deps.activity.flush();
   const rows = await s.sg.deps.services.db
     .select()

@@ -68,7 +68,8 @@ export async function killed(c: Child): Promise<void> {
     c.server.child.kill('SIGKILL');
     throw new Error('the fault point was never reached');
   }
-  if (run.signal !== 'SIGKILL') throw new Error(`expected SIGKILL, got ${run.code}/${run.signal}: ${run.err}`);
+  if (run.signal !== 'SIGKILL')
+    throw new Error(`expected SIGKILL, got ${run.code}/${run.signal}: ${run.err}`);
 }
 
 /** Stops a child for good (SIGKILL is fine: nothing of the test's depends on a clean stop). */
@@ -78,7 +79,10 @@ export async function stop(c: Child): Promise<void> {
 }
 
 /** Opens the child's embedded database after it has gone (PGlite is single-process). */
-export async function withDb<T>(dataDir: string, f: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>) {
+export async function withDb<T>(
+  dataDir: string,
+  f: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
+) {
   const database = await openDatabase({ dataDir });
   try {
     return await f(database.db);

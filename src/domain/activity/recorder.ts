@@ -35,7 +35,11 @@ export type ActivityRecorder = {
   close(): Promise<void>;
 };
 
-export function activityRecorder(db: Db, log: Logger, opts: { intervalMs?: number; maxBatch?: number; refusalWindowMs?: number } = {},) {
+export function activityRecorder(
+  db: Db,
+  log: Logger,
+  opts: { intervalMs?: number; maxBatch?: number; refusalWindowMs?: number } = {},
+) {
   const intervalMs = opts.intervalMs ?? 10;
   const maxBatch = opts.maxBatch ?? 100;
   const windowMs = opts.refusalWindowMs ?? 60_000;
