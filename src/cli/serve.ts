@@ -9,6 +9,7 @@ import { ensureSchema } from '../db/migrator.js';
 import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
+import { settleReservations } from '../domain/library/generate.js';
 import { clientConfig } from '../web/pages/snippets.js';
 
 export type DemoOut = {
@@ -67,6 +68,13 @@ export async function serveCommand(opts: {
   }
   opened(database);
   const sg = await createSitegate(config, { database });
+  // The embedded database has one process: reservations left by a process that died are settled now
+  // (on PostgreSQL, other processes may hold live ones: the background job settles expired leases).
+  if (database.kind === 'pglite') {
+    const refunded = await settleReservations(database.db, new Date(), true);
+    if (refunded)
+      sg.deps.services.log.warn({ refunded }, 'refunded credits held by calls that did not finish');
+  }
   // Loaded only when it runs: oidc-provider serves development and tests, not production.
   const idp = runIdp
     ? await (await import('../auth/oauth/idp.js')).startIdp({
