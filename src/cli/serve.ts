@@ -10,6 +10,7 @@ import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
 import { settleReservations } from '../domain/library/generate.js';
+import { faultArmed } from '../ops/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
 
 export type DemoOut = {
@@ -93,6 +94,13 @@ export async function serveCommand(opts: {
     process.stdout.write(demoBanner(demo));
   }
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
+  // Mail that cannot leave must not go unnoticed (issue 10 item 6): say it on every start.
+  if (!config.smtpUrl) process.stderr.write(NO_SMTP_WARNING);
+  const fault = faultArmed();
+  if (fault)
+    process.stderr.write(
+      `WARNING: test fault point armed (SITEGATE_FAULT=${fault}): this process will kill itself.\n`,
+    );
   // SIGTERM: stop accepting, finish in-flight calls (bounded), flush Activity, exit 0 (issue 14 item 3).
   const stop = async () => {
     log.info('shutting down');
@@ -105,6 +113,14 @@ export async function serveCommand(opts: {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
+
+export const NO_SMTP_WARNING = `
+WARNING: SMTP_URL is not set: no email can leave this server.
+  Invitations, documents and form notifications are kept in the outbox (status "queued") and tools
+  report them as queued, not sent. Set SMTP_URL=smtp://user:pass@host:587 (and MAIL_FROM) to deliver
+  them; queued messages are sent by the retry job once it is set.
+
+`;
 
 /** Seeds the demo on the first start; later starts reuse what the first one wrote (0600, in DATA_DIR). */
 async function ensureDemo(

@@ -5,9 +5,22 @@
 // after the sweep. The steps run in order and share the data directory (one cold start in all).
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activity, assets, companies, creditReservations, pages, websites } from '../../src/db/schema.js';
+import {
+  activity,
+  assets,
+  companies,
+  creditReservations,
+  mailOutbox,
+  pages,
+  websites,
+} from '../../src/db/schema.js';
 import { BLOB_GRACE_MS, fileBlobStore, sweepBlobs } from '../../src/domain/library/blobs.js';
+import { SEND_LEASE_MS, createMailer } from '../../src/domain/mail/mailer.js';
+import { queueMail } from '../../src/domain/mail/outbox.js';
+import { until } from '../helpers/process.js';
+import { startSmtp } from '../helpers/smtp.js';
 import { type AssetServer, bigSite, pixel, startAssetServer } from '../portable/fixtures.js';
 import { type Child, call, killed, newDataDir, start, stop, withDb } from './harness.js';
 
@@ -17,14 +30,19 @@ let files: AssetServer;
 let onlyHere: Buffer;
 let demo: Child['demo'];
 let last: Child | undefined;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let mailId = '';
+const to = 'fault-quote@example.com';
 
 beforeAll(async () => {
+  smtp = await startSmtp();
   onlyHere = await pixel('#0b1c2d');
   files = await startAssetServer({ '/img/only-here.png': { type: 'image/png', body: onlyHere } });
 });
 afterAll(async () => {
   if (last) await stop(last);
   await files?.close();
+  await smtp?.close();
 });
 
 describe.sequential('kill -9 at chosen points, then restart', () => {
@@ -32,6 +50,8 @@ describe.sequential('kill -9 at chosen points, then restart', () => {
     const c = await start(dir, { SITEGATE_FAULT: 'after-write-commit' });
     demo = c.demo;
     last = c;
+    // Without SMTP_URL the server says loudly, at start, that no email can leave (issue 10 item 6).
+    await until(() => c.server.err().includes('SMTP_URL is not set'), 100);
     expect(
       await call(c, demo.tokens.all, 'create_page', { websiteId: demo.websites.main, title }),
     ).toBeNull();
@@ -59,8 +79,25 @@ describe.sequential('kill -9 at chosen points, then restart', () => {
     await killed(c);
   }, 120_000);
 
+  it('after the SMTP server accepted a message (250), before the outbox row was marked sent', async () => {
+    mailId = await withDb(dir, (db) =>
+      queueMail(
+        db,
+        { websiteId: demo.websites.main, kind: 'document', to, subject: 'Quote Q-7', text: 'Quote body' },
+        new Date(),
+      ),
+    );
+    // The retry job runs at start: it claims the row, sends it, and dies right after the 250.
+    const c = await start(dir, { SITEGATE_FAULT: 'mail-after-accept', SMTP_URL: smtp.url });
+    last = c;
+    await killed(c);
+    expect(smtp.received.filter((m) => m.to.includes(to))).toHaveLength(1);
+    expect(c.server.err()).not.toContain('SMTP_URL is not set');
+  }, 120_000);
+
   it('after the restarts: credits held by the dead call came back; a new call is charged once', async () => {
-    const c = await start(dir);
+    // With the mail server still there: the retry job must not resend the interrupted message.
+    const c = await start(dir, { SMTP_URL: smtp.url });
     last = c;
     const r = await call(c, demo.tokens.all, 'generate_image', {
       websiteId: demo.websites.main,
@@ -115,6 +152,25 @@ describe.sequential('kill -9 at chosen points, then restart', () => {
       expect(await sweepBlobs(blobs, db, new Date())).toBe(0);
       expect(await sweepBlobs(blobs, db, new Date(Date.now() + BLOB_GRACE_MS + 60_000))).toBe(orphans.length);
       expect((await blobs.list()).sort()).toEqual([...referenced].sort());
+
+      // Mail: sent once, with the row's own Message-ID; the interrupted row is never resent — when its
+      // lease runs out it becomes `uncertain` (shown to the owner), still with one message received.
+      const received = smtp.received.filter((m) => m.to.includes(to));
+      expect(received).toHaveLength(1);
+      expect(received[0]!.raw).toMatch(new RegExp(`Message-ID: <${mailId}@`, 'i'));
+      const later = new Date(Date.now() + SEND_LEASE_MS + 60_000);
+      const mailer = createMailer({
+        db,
+        log: pino({ level: 'silent' }),
+        clock: () => later,
+        smtpUrl: smtp.url,
+        from: 'Sitegate <mail@sitegate.test>',
+      });
+      await mailer.deliverDue();
+      mailer.close();
+      const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+      expect(row!.status).toBe('uncertain');
+      expect(smtp.received.filter((m) => m.to.includes(to))).toHaveLength(1);
     });
   }, 120_000);
 });
