@@ -56,6 +56,33 @@ export function referencedKeys(content: unknown, keyByUrl: ReadonlyMap<string, s
 }
 
 /** Stable hash of section content (key order independent): equal before and after a JSONB round trip. */
+/**
+ * What an import wrote into a section, for telling later app edits apart (SPEC §4.5: "edited" is any
+ * change to type, content, layout or hidden since the import; issue 10 item 7). Prefixed `v2:` so rows
+ * imported before this rule (content-only fingerprints) are still compared the old way.
+ */
+export function importFingerprint(s: {
+  type: string;
+  content: unknown;
+  layout: unknown;
+  hidden: boolean;
+}): string {
+  return `v2:${fingerprint({ type: s.type, content: s.content, layout: s.layout ?? {}, hidden: s.hidden })}`;
+}
+
+/** True when the section differs from what the last import wrote into it. */
+export function editedSinceImport(current: {
+  type: string;
+  content: unknown;
+  layout: unknown;
+  hidden: boolean;
+  importFingerprint: string | null;
+}): boolean {
+  const fp = current.importFingerprint;
+  if (fp?.startsWith('v2:')) return fp !== importFingerprint(current);
+  return fp !== fingerprint(current.content);
+}
+
 export function fingerprint(content: unknown): string {
   return createHash('sha256').update(stable(content)).digest('hex');
 }
