@@ -3,9 +3,9 @@
 // the content API under /v1/content, never by /api/mcp.
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { deliveryTokens } from '../db/schema.js';
-import { Refusal, notFound } from '../domain/errors.js';
+import { Refusal, notFound } from '../kernel/errors.js';
 import { ownedWebsites } from './owner.js';
 import { DELIVERY_PREFIX, mintToken, sha256Hex } from './tokens.js';
 

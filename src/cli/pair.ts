@@ -3,7 +3,7 @@
 // and stores the token once in the user's config dir (0600).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spinner } from '@clack/prompts';
-import { DEFAULT_SCOPES } from '../gate/scopes.js';
+import { DEFAULT_SCOPES } from '../kernel/scopes.js';
 import { credentialsPath, normaliseUrl, storeCredential } from './credentials.js';
 
 type Started = {

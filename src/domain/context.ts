@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { websites } from '../db/schema.js';
-import type { Role } from '../gate/scopes.js';
+import type { Role } from '../kernel/scopes.js';
 import type { DnsChecker } from './domains/dns-check.js';
 import type { BlobStore } from './library/blobs.js';
 import type { Mailer } from './mail/mailer.js';

@@ -2,7 +2,7 @@
 // Activity line and a `run` that delegates to src/domain/. The JSON Schemas clients see are generated
 // from the zod schemas once, at load.
 import { z } from 'zod';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import type { SiteCtx } from '../domain/context.js';
 import type { GateRule } from '../gate/authorize.js';
 

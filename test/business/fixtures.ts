@@ -3,9 +3,9 @@
 import { eq } from 'drizzle-orm';
 import { mintToken } from '../../src/auth/tokens.js';
 import type { Db } from '../../src/db/client.js';
-import { newId } from '../../src/db/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import { companies, connections } from '../../src/db/schema.js';
-import { SCOPES } from '../../src/gate/scopes.js';
+import { SCOPES } from '../../src/kernel/scopes.js';
 
 export async function tokenFor(
   db: Db,

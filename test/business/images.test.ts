@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { activity, assets, pages, sections } from '../../src/db/schema.js';
 import { brandColours, composeSvg } from '../../src/domain/library/brand-image.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino, { type DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import type { Clock } from '../../src/domain/context.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AREAS, ROLES, SCOPES } from '../../src/gate/scopes.js';
+import { AREAS, ROLES, SCOPES } from '../../src/kernel/scopes.js';
 import { createRegistry } from '../../src/mcp/registry.js';
 
 /** SPEC.md §4.5, scope column first. */

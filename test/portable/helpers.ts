@@ -4,7 +4,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { assets, pages, sections, websites } from '../../src/db/schema.js';
 import type { SiteCtx } from '../../src/domain/context.js';
 import { noProgress } from '../../src/domain/context.js';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import type { TestServer } from '../helpers/server.js';
 
 export async function footprint(s: TestServer, companyId: string) {

@@ -9,7 +9,7 @@ import { commitImport } from '../../src/portable/commit.js';
 import { exportSite } from '../../src/portable/export.js';
 import { parsePortable } from '../../src/portable/prepare.js';
 import { ASSET_CAPS } from '../../src/portable/schema.js';
-import { createGuard } from '../../src/migrate/ssrf.js';
+import { createGuard } from '../../src/net/ssrf.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { type AssetServer, bigSite, pixel, sampleSite, startAssetServer } from './fixtures.js';
 import { footprint, siteCtx } from './helpers.js';

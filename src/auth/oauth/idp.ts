@@ -16,7 +16,7 @@ import Provider, { type Configuration, errors } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { checkCredentials } from '../../domain/users/sign-in.js';
-import { SCOPES } from '../../gate/scopes.js';
+import { SCOPES } from '../../kernel/scopes.js';
 import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 

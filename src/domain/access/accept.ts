@@ -5,8 +5,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { sha256Hex } from '../../auth/tokens.js';
 import type { Db } from '../../db/client.js';
 import { companyMembers, invitations, websiteMembers, websites } from '../../db/schema.js';
-import { isRole, roleRank } from '../../gate/scopes.js';
-import { Refusal, notFound } from '../errors.js';
+import { isRole, roleRank } from '../../kernel/scopes.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
 import { normaliseEmail } from './invitations.js';
 
 export type InvitationView = { websiteName: string; level: string; forThisUser: boolean };

@@ -5,7 +5,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type DocumentLine, documents } from '../../db/schema.js';
 import { fingerprint } from '../fingerprint.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, notFound } from '../errors.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { money } from '../money.js';
 

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { Refusal, notFound } from '../../domain/errors.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
 import { fingerprint } from '../../domain/fingerprint.js';
 import { money } from '../../domain/money.js';
 import { type PlanTicket, createPlan } from '../store.js';

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { websites } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { loadDraft } from '../../domain/sites/draft.js';
 import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/sites/publish.js';
