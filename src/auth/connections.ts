@@ -7,7 +7,7 @@ import { companies, connections, websiteMembers, websites } from '../db/schema.j
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
 import { type Scope, normaliseScopes } from '../kernel/scopes.js';
 import type { Caller, Reach } from '../kernel/caller.js';
-import { mintToken, sha256Hex } from './tokens.js';
+import { mintToken, sha256Hex } from '../kernel/tokens.js';
 
 export type ConnectionRow = typeof connections.$inferSelect;
 

@@ -7,7 +7,7 @@ import { newId } from '../kernel/ids.js';
 import { deliveryTokens } from '../db/schema.js';
 import { Refusal, notFound } from '../kernel/errors.js';
 import { ownedWebsites } from './owner.js';
-import { DELIVERY_PREFIX, mintToken, sha256Hex } from './tokens.js';
+import { DELIVERY_PREFIX, mintToken, sha256Hex } from '../kernel/tokens.js';
 
 export type DeliveryTokenRow = typeof deliveryTokens.$inferSelect;
 const DELIVERY_RE = /^sg_dlv_[0-9A-Za-z]{32}$/;

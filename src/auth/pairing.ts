@@ -12,7 +12,7 @@ import { type Scope, isScope, normaliseScopes } from '../kernel/scopes.js';
 import type { Reach } from '../kernel/caller.js';
 import { createConnection } from './connections.js';
 import { ownedWebsites } from './owner.js';
-import { sha256Hex } from './tokens.js';
+import { sha256Hex } from '../kernel/tokens.js';
 
 export const PAIRING_TTL_SECONDS = 600;
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval. */

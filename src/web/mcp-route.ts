@@ -8,7 +8,7 @@ import type { Context, Hono } from 'hono';
 import type { Caller } from '../kernel/caller.js';
 import { callerForToken } from '../auth/connections.js';
 import { delegationKey } from '../auth/oauth/delegation.js';
-import { looksLikeApiToken, sha256Hex } from '../auth/tokens.js';
+import { looksLikeApiToken, sha256Hex } from '../kernel/tokens.js';
 import type { Config } from '../config.js';
 import { SCOPES, normaliseScopes } from '../kernel/scopes.js';
 import { type Principal, authInfoFor, principalKey } from '../mcp/principal.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { safeEqual, sha256Hex } from '../auth/tokens.js';
+import { safeEqual, sha256Hex } from '../kernel/tokens.js';
 import type { Db } from '../db/client.js';
 import { users, webSessions } from '../db/schema.js';
 

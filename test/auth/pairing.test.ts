@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connections, pairings } from '../../src/db/schema.js';
 import { purgePairings } from '../../src/auth/pairing.js';
-import { sha256Hex } from '../../src/auth/tokens.js';
+import { sha256Hex } from '../../src/kernel/tokens.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 

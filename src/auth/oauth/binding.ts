@@ -11,7 +11,7 @@ import type { Reach } from '../../kernel/caller.js';
 import { type ConnectionRow, createConnection } from '../connections.js';
 import { ownedWebsites } from '../owner.js';
 import { newUserCode, normaliseUserCode } from '../pairing.js';
-import { sha256Hex } from '../tokens.js';
+import { sha256Hex } from '../../kernel/tokens.js';
 import type { OAuthBinding } from './delegation.js';
 
 const PENDING_TTL_MS = 3_600_000;

@@ -3,7 +3,7 @@
 // website. The invitation link goes only to the invited address by mail; no caller ever sees it.
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { sha256Hex } from '../../auth/tokens.js';
+import { sha256Hex } from '../../kernel/tokens.js';
 import { newId } from '../../kernel/ids.js';
 import { invitations, users, websiteMembers } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';

@@ -3,7 +3,7 @@
 // connections; list pending plans; read Activity. Every refusal is a Refusal with a plain message;
 // listings carry ids, names and counts an operator needs, never a token or password.
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { mintToken } from '../../auth/tokens.js';
+import { mintToken } from '../../kernel/tokens.js';
 import type { Db } from '../../db/client.js';
 import { newId } from '../../kernel/ids.js';
 import {
