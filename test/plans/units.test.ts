@@ -1,6 +1,6 @@
 // Pure pieces of the rail: the set of plan kinds, fingerprints and the mail retry schedule.
 import { expect, it } from 'vitest';
-import { canonicalJson, fingerprint } from '../../src/domain/fingerprint.js';
+import { canonicalJson, fingerprint } from '../../src/kernel/fingerprint.js';
 import { backoffMs } from '../../src/domain/mail/mailer.js';
 import { KINDS } from '../../src/plans/kinds/index.js';
 import { PLAN_KINDS } from '../../src/plans/kinds/types.js';

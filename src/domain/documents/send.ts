@@ -3,7 +3,7 @@
 // the document mailed to its recipient through the outbox, in the transaction that marks it sent.
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type DocumentLine, documents } from '../../db/schema.js';
-import { fingerprint } from '../fingerprint.js';
+import { fingerprint } from '../../kernel/fingerprint.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, notFound } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';

@@ -12,7 +12,7 @@ import {
   normaliseEmail,
 } from '../../domain/access/invitations.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { fingerprint } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 

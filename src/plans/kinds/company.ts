@@ -2,7 +2,7 @@
 // anchored to the connection's own website, whose owner (and the connection's creator) approves it.
 import { z } from 'zod';
 import type { SiteCtx } from '../../domain/context.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { fingerprint } from '../../kernel/fingerprint.js';
 import { checkCompanyName, createCompany } from '../../domain/workspace/create-company.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';

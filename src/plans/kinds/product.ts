@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { products } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
 import { Refusal, notFound } from '../../kernel/errors.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { fingerprint } from '../../kernel/fingerprint.js';
 import { money } from '../../domain/money.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';

@@ -8,7 +8,7 @@ import { Refusal } from '../../kernel/errors.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { loadDraft } from '../../domain/sites/draft.js';
 import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/sites/publish.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { fingerprint } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 
