@@ -17,7 +17,8 @@ import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { checkCredentials } from '../../domain/users/sign-in.js';
 import { SCOPES } from '../../kernel/scopes.js';
-import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
+import { escapeHtml } from '../../kernel/html.js';
+import { consentPage, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };
