@@ -93,6 +93,7 @@ export async function callTool(
         website,
         role,
         caller,
+        authorizeWebsite: async (otherTx, id) => (await authorize(otherTx, caller, def, id)).website,
       };
       if (!def.cacheable) return def.run(ctx, input);
       const key = [
