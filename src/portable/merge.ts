@@ -7,7 +7,8 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { pages, sections, websites } from '../db/schema.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
-import { editedSinceImport, fingerprint } from './refs.js';
+import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
+import { editedSinceImport } from './refs.js';
 import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
 import { takeRestorePoint } from './restore.js';
 
@@ -93,7 +94,7 @@ export async function mergeSections(
         !editedInApp &&
         current.importFingerprint === s.fp &&
         current.type === s.type &&
-        fingerprint(current.layout) === fingerprint(s.layout) &&
+        sha256OfCanonicalJson(current.layout) === sha256OfCanonicalJson(s.layout) &&
         current.hidden === s.hidden;
       if (same) {
         report.unchanged += 1;

@@ -1,7 +1,8 @@
 // Asset references inside section content (PortableSiteV1 design): a string that is exactly
 // `asset:<key>` or exactly the URL of a listed asset becomes the library asset id once imported;
-// export turns asset ids back into `asset:<key>`. Also the content fingerprint merges compare.
-import { createHash } from 'node:crypto';
+// export turns asset ids back into `asset:<key>`. (The content fingerprint merges compare is
+// kernel/fingerprint.ts; importFingerprint below says what it covers.)
+import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 
 /** Rewrites every string leaf with `map`; `undefined` drops the field (and an array item that loses its url). */
 export function mapStrings(value: unknown, map: (s: string) => string | undefined): unknown {
@@ -55,7 +56,6 @@ export function referencedKeys(content: unknown, keyByUrl: ReadonlyMap<string, s
   return keys;
 }
 
-/** Stable hash of section content (key order independent): equal before and after a JSONB round trip. */
 /**
  * What an import wrote into a section, for telling later app edits apart (SPEC §4.5: "edited" is any
  * change to type, content, layout or hidden since the import; issue 10 item 7). Prefixed `v2:` so rows
@@ -67,7 +67,7 @@ export function importFingerprint(s: {
   layout: unknown;
   hidden: boolean;
 }): string {
-  return `v2:${fingerprint({ type: s.type, content: s.content, layout: s.layout ?? {}, hidden: s.hidden })}`;
+  return `v2:${sha256OfCanonicalJson({ type: s.type, content: s.content, layout: s.layout ?? {}, hidden: s.hidden })}`;
 }
 
 /** True when the section differs from what the last import wrote into it. */
@@ -80,20 +80,5 @@ export function editedSinceImport(current: {
 }): boolean {
   const fp = current.importFingerprint;
   if (fp?.startsWith('v2:')) return fp !== importFingerprint(current);
-  return fp !== fingerprint(current.content);
-}
-
-export function fingerprint(content: unknown): string {
-  return createHash('sha256').update(stable(content)).digest('hex');
-}
-
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (isObj(v)) {
-    const keys = Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stable(v[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
+  return fp !== sha256OfCanonicalJson(current.content);
 }

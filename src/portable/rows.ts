@@ -2,7 +2,7 @@
 // references resolved to library ids and re-validated, its import fingerprint, and batched inserts.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { pages, sections, websites } from '../db/schema.js';
 import { parseSectionContent } from '../domain/sections/types.js';
 import { keyByUrl } from './prepare.js';

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
 import { activity, assets, creditReservations, pages, sections } from '../../src/db/schema.js';
 import { RESERVATION_LEASE_MS, settleReservations } from '../../src/domain/library/generate.js';
 import { brandColours, composeSvg } from '../../src/domain/library/brand-image.js';
+import type { Workspace } from '../helpers/factory.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { company, setCompany, tokenFor } from './fixtures.js';
 
@@ -59,9 +59,15 @@ let remote: TestServer;
 let patient: TestServer;
 beforeAll(async () => {
   const url = await startProvider();
-  local = await startTestServer();
-  remote = await startTestServer({ env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '300' } });
-  patient = await startTestServer({ env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '60000' } });
+  local = await startTestServer({ seed: false });
+  remote = await startTestServer({
+    seed: false,
+    env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '300' },
+  });
+  patient = await startTestServer({
+    seed: false,
+    env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '60000' },
+  });
 });
 afterAll(async () => {
   for (const res of pendingSlow) res.destroy();
@@ -79,7 +85,7 @@ const pageState = async (site: string) => ({
   sections: await db().select().from(sections).where(eq(sections.websiteId, site)).orderBy(sections.id),
 });
 
-async function creditsLog(s: TestServer, d: Demo) {
+async function creditsLog(s: TestServer, d: Workspace) {
   await s.sg.deps.activity.flush();
   return db()
     .select()
@@ -108,7 +114,7 @@ describe('local brand renderer', () => {
   });
 
   it('makes one brand-coloured PNG into the library, charges 1 credit, logs it, and touches no page', async () => {
-    const d = await local.seed();
+    const d = await local.seed(); // the demo brand: its palette colours the image
     const before = await pageState(d.websites.main);
     const r = await local.call(d.tokens.all, 'generate_image', {
       prompt: 'Fresh loaves on a wooden table',
@@ -140,7 +146,7 @@ describe('local brand renderer', () => {
   });
 
   it('10 concurrent calls with credit for 3 make exactly 3 images and leave 0, never below', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     await setCompany(db(), d.companyId, { credits: 3 });
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -156,7 +162,7 @@ describe('local brand renderer', () => {
   });
 
   it('two concurrent calls with credit for one: one image, one insufficient_credits', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     await setCompany(db(), d.companyId, { credits: 1 });
     const [a, b] = await Promise.all([
       local.call(d.tokens.all, 'generate_image', { prompt: 'first one' }),
@@ -168,7 +174,7 @@ describe('local brand renderer', () => {
   });
 
   it('re-reads AI consent on every call and refuses without it, charging nothing', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     expect((await local.call(d.tokens.all, 'generate_image', { prompt: 'with consent' })).ok).toBe(true);
     await setCompany(db(), d.companyId, { aiConsent: false });
     const r = await local.call(d.tokens.all, 'generate_image', { prompt: 'after consent withdrawn' });
@@ -178,7 +184,7 @@ describe('local brand renderer', () => {
   });
 
   it('refuses with no credits, a bad prompt, a missing scope or a viewer, writing nothing', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     await setCompany(db(), d.companyId, { credits: 0 });
     expect((await local.call(d.tokens.all, 'generate_image', { prompt: 'anything' })).error?.code).toBe(
       'insufficient_credits',
@@ -206,7 +212,7 @@ describe('local brand renderer', () => {
 describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
   it('sends the brand, palette, style and Company Memory, and stores what comes back', async () => {
     provider.mode = 'ok';
-    const d = await remote.seed();
+    const d = await remote.seed(); // the demo brand and Company Memory are what is sent
     const r = await remote.call(d.tokens.all, 'generate_image', {
       prompt: 'A cinnamon bun',
       aspect: 'landscape',
@@ -219,7 +225,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
   });
 
   it('an outage, a slow answer past the timeout, a non-image or an oversized answer cost nothing and store nothing', async () => {
-    const d = await remote.seed();
+    const d = await remote.workspace();
     for (const mode of ['outage', 'slow', 'garbage', 'huge'] as const) {
       provider.mode = mode;
       const calls = provider.calls;
@@ -242,7 +248,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
   });
 
   it('a call that outlives its reservation lease is refunded once by the settling job, and its late image is not delivered free', async () => {
-    const d = await patient.seed();
+    const d = await patient.workspace();
     let refunded = -1;
     let held = -1;
     provider.mode = 'hook';
@@ -275,7 +281,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
 
   it('has a per-workspace per-minute bucket', async () => {
     provider.mode = 'ok';
-    const d = await remote.seed();
+    const d = await remote.workspace();
     let limited = 0;
     for (let i = 0; i < 22; i++) {
       const r = await remote.call(d.tokens.all, 'generate_image', { prompt: `bucket ${i}` });

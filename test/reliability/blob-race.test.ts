@@ -13,7 +13,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
-import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { assets, websites } from '../../src/db/schema.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { uniqueTag } from '../helpers/db.js';

@@ -16,11 +16,11 @@
 // was already settled is rolled back rather than delivered free.
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { faultPoint } from '../../ops/fault.js';
-import { newId } from '../../db/ids.js';
+import { faultPoint } from '../../kernel/fault.js';
+import { newId } from '../../kernel/ids.js';
 import { assets, brands, companies, companyMemory, creditReservations } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 
 export const IMAGE_CREDITS = 1;

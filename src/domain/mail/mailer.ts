@@ -14,7 +14,7 @@ import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
-import { faultPoint } from '../../ops/fault.js';
+import { faultPoint } from '../../kernel/fault.js';
 
 export const MAX_ATTEMPTS = 8;
 /** How long a claimed row may stay `sending` (nodemailer's own timeouts end an attempt well before). */
