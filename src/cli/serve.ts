@@ -1,16 +1,18 @@
 // `sitegate serve`: one process serving /api/mcp and the owner pages. With --demo, the first start
 // seeds the demo workspace and every start prints how to connect a client.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, type Db, openDatabase } from '../db/client.js';
+import { demoSeed } from '../db/schema.js';
 import { type Demo, seedDemo } from '../demo/seed.js';
 import { ensureSchema } from '../db/migrator.js';
 import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
 import { settleReservations } from '../domain/library/generate.js';
-import { faultArmed } from '../kernel/fault.js';
+import { faultArmed, faultPoint } from '../kernel/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
 
 export type DemoOut = {
@@ -85,12 +87,16 @@ export async function serveCommand(opts: {
       })
     : null;
   let demo: DemoOut | null = null;
-  if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.dataDir, config.baseUrl);
+  if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.baseUrl);
   const { url } = await sg.listen();
   const log = sg.deps.services.log;
   log.info({ url, database: sg.database.kind, redis: Boolean(config.redisUrl) }, 'sitegate listening');
   if (demo) {
-    if (opts.demoOut) writeFileSync(opts.demoOut, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+    if (opts.demoOut) {
+      mkdirSync(path.dirname(path.resolve(opts.demoOut)), { recursive: true });
+      writeFileSync(opts.demoOut, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(opts.demoOut, 0o600);
+    }
     process.stdout.write(demoBanner(demo));
   }
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
@@ -122,33 +128,36 @@ WARNING: SMTP_URL is not set: no email can leave this server.
 
 `;
 
-/** Seeds the demo on the first start; later starts reuse what the first one wrote (0600, in DATA_DIR). */
-async function ensureDemo(
-  db: Parameters<typeof seedDemo>[0],
-  dataDir: string,
-  baseUrl: string,
-): Promise<DemoOut> {
-  const file = path.join(dataDir, 'demo.json');
-  if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoOut;
-    return { ...saved, baseUrl, mcpUrl: `${baseUrl}/api/mcp` };
-  }
-  const d = await seedDemo(db);
-  const out: DemoOut = {
-    baseUrl,
-    mcpUrl: `${baseUrl}/api/mcp`,
-    users: {
-      owner: { email: d.users.owner.email, password: d.users.owner.password },
-      editor: { email: d.users.editor.email, password: d.users.editor.password },
-      viewer: { email: d.users.viewer.email, password: d.users.viewer.password },
-    },
-    websites: d.websites,
-    tokens: { default: d.tokens.default, all: d.tokens.all, workspace: d.tokens.workspace },
-  };
-  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return out;
+/**
+ * Seeds the demo on the first start, in one transaction with its marker row (demo_seed): a start that
+ * dies half-way leaves nothing, two processes starting at once seed it once (an advisory lock, then the
+ * marker's primary key), and later starts read what the first one made from the database — on both
+ * backends, whatever DATA_DIR holds (issue 10 item 10).
+ */
+async function ensureDemo(db: Db, baseUrl: string): Promise<DemoOut> {
+  const out = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_LOCK})`);
+    const [seeded] = await tx.select().from(demoSeed).where(eq(demoSeed.id, 'demo'));
+    if (seeded) return seeded.output as Omit<DemoOut, 'baseUrl' | 'mcpUrl'>;
+    const d = await seedDemo(tx);
+    const made = {
+      users: {
+        owner: { email: d.users.owner.email, password: d.users.owner.password },
+        editor: { email: d.users.editor.email, password: d.users.editor.password },
+        viewer: { email: d.users.viewer.email, password: d.users.viewer.password },
+      },
+      websites: d.websites,
+      tokens: { default: d.tokens.default, all: d.tokens.all, workspace: d.tokens.workspace },
+    };
+    faultPoint('demo-mid-seed');
+    await tx.insert(demoSeed).values({ id: 'demo', output: made });
+    return made;
+  });
+  return { ...out, baseUrl, mcpUrl: `${baseUrl}/api/mcp` };
 }
+
+/** Any fixed key: serialises first starts of several processes on one database. */
+const DEMO_LOCK = 716_310_010;
 
 function demoBanner(d: DemoOut): string {
   return `

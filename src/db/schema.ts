@@ -555,6 +555,17 @@ export const creditReservations = pgTable(
   (t) => [index('credit_reservations_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * The demo marker (issue 10 item 10): one row once `sitegate serve --demo` has seeded the demo, written
+ * in the same transaction as the seed, so a half-seeded demo rolls back and a second seed is impossible
+ * (primary key). `output` is what the first start printed (demo sign-ins and tokens: a demo only).
+ */
+export const demoSeed = pgTable('demo_seed', {
+  id: text('id').primaryKey(),
+  output: jsonb('output').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+});
+
 /** Signed-in web sessions; only the SHA-256 of the cookie value is stored. */
 export const webSessions = pgTable('web_sessions', {
   idHash: text('id_hash').primaryKey(),

@@ -19,16 +19,20 @@ export type Child = { server: Running; base: string; demo: DemoOut; dataDir: str
 export const newDataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `sitegate-${name}-`));
 
 /** Starts `sitegate serve --demo` on `dataDir` and waits (bounded) until it is ready. */
-export async function start(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
+export async function start(
+  dataDir: string,
+  env: Record<string, string> = {},
+  demoOut = path.join(dataDir, 'demo-out.json'),
+): Promise<Child> {
   const port = await freePort();
-  const demoOut = path.join(dataDir, 'demo-out.json');
   const server = sitegate(['serve', '--demo', '--demo-out', demoOut], {
     env: { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', ...env },
   });
   const base = `http://127.0.0.1:${port}`;
   await until(
     async () => {
-      if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(server.err());
+      if (server.child.exitCode !== null || server.child.signalCode !== null)
+        throw new Error(`exited ${server.child.exitCode}/${server.child.signalCode}: ${server.err()}`);
       return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
     },
     1200,

@@ -1,0 +1,67 @@
+// The demo's first start (issue 10 item 10), on the backend this run uses: PostgreSQL when
+// DATABASE_URL is set (a fresh database of its own), else the embedded one. DATA_DIR does not exist
+// beforehand. A first start killed half-way through seeding leaves nothing; the next start seeds once;
+// every later start finds the demo in the database and prints the same details.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { users } from '../../src/db/schema.js';
+import { uniqueTag } from '../helpers/db.js';
+import { start, stop } from './harness.js';
+
+const server = process.env.DATABASE_URL;
+const dbName = `sg_demo_${uniqueTag().toLowerCase()}`;
+let databaseUrl = '';
+
+async function admin(statement: string) {
+  const c = new pg.Client({ connectionString: server });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}
+beforeAll(async () => {
+  if (!server) return;
+  await admin(`create database ${dbName}`);
+  const u = new URL(server);
+  u.pathname = `/${dbName}`;
+  databaseUrl = u.toString();
+});
+afterAll(async () => {
+  if (server) await admin(`drop database if exists ${dbName} with (force)`);
+});
+
+it(`first start with --demo${server ? ' on PostgreSQL' : ''}: a half-seeded demo rolls back, then it is seeded once and found again`, async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sitegate-demo-'));
+  const dataDir = path.join(root, 'not', 'there', 'yet');
+  const out = path.join(root, 'out', 'demo.json');
+  const env: Record<string, string> = server ? { DATABASE_URL: databaseUrl } : {};
+
+  const crashed = await start(dataDir, { ...env, SITEGATE_FAULT: 'demo-mid-seed' }, out).catch(
+    (err: Error) => err,
+  );
+  // The fault fires before the server listens: start() sees the process die.
+  expect(crashed).toBeInstanceOf(Error);
+  expect((crashed as Error).message).toContain('exited null/SIGKILL');
+
+  const first = await start(dataDir, env, out);
+  await stop(first);
+  const again = await start(dataDir, env, out);
+  await stop(again);
+  expect(again.demo.tokens).toEqual(first.demo.tokens);
+  expect(again.demo.websites).toEqual(first.demo.websites);
+
+  const database = await openDatabase(server ? { databaseUrl } : { dataDir });
+  try {
+    const owners = await database.db.select().from(users).where(eq(users.email, 'owner@demo.sitegate.test'));
+    expect(owners).toHaveLength(1);
+  } finally {
+    await database.close();
+  }
+}, 240_000);
