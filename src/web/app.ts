@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from './deps.js';
 import { domainRedirect } from './domain-redirect.js';
+import { capBodies } from './body-caps.js';
 import { mountMcp } from './mcp-route.js';
 import { API_ROUTES, ROUTES } from './routes/index.js';
 import { mountOps, requestContext } from './routes/ops.js';
@@ -12,6 +13,8 @@ import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requestContext(deps));
+  // Every body is capped before anything reads it (issue 11 item 1).
+  app.use('*', capBodies());
   app.get('/healthz', (c) => c.json({ ok: true }));
   mountOps(app, deps);
   app.use('*', domainRedirect(deps));
