@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { listBookings, listContacts, listLeads } from '../../domain/crm/list.js';
 import { changedFields, crmUpdate } from '../../domain/crm/update.js';
+import { plausibleDate } from '../../domain/storable.js';
 import { ParamId, defineTool } from '../define-tool.js';
 
 const READ = {
@@ -126,6 +127,7 @@ export const crm_update = defineTool({
     note: z.string().max(2000).nullable().optional().describe('Internal note; "" or null clears it.'),
     followUpAt: z.iso
       .datetime({ offset: true })
+      .refine(plausibleDate, { error: 'followUpAt must be a date between the years 1970 and 9999.' })
       .nullable()
       .optional()
       .describe('Leads only: when to follow up (ISO 8601); null clears it.'),
