@@ -1,10 +1,12 @@
 // Sign-in and sign-out for the owner pages (shared by approvals, Developers settings and connect).
 import type { Hono } from 'hono';
-import { checkCredentials } from '../../domain/users/sign-in.js';
+import { normaliseEmail, signIn } from '../../domain/users/sign-in.js';
+import { signInLimiter } from '../../limits/rate-limits.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { LoginPage } from '../pages/login.js';
 import { type WebEnv, endSession, startSession } from '../session.js';
+import { clientAddress } from './pairing.js';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -34,8 +36,6 @@ export function safeNext(next: unknown, base: string): string {
   return path.startsWith('//') || path.startsWith('/\\') ? '/' : path;
 }
 
-const LOGIN_BUCKET = { key: 'login', perMinute: 10 };
-
 export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock } = deps.services;
   const base = deps.services.config.baseUrl;
@@ -61,20 +61,25 @@ export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
   });
   app.post('/login', async (c) => {
     const form = await c.req.parseBody();
-    const email = String(form.email ?? '')
-      .trim()
-      .toLowerCase();
+    const email = normaliseEmail(String(form.email ?? ''));
     const password = String(form.password ?? '');
     const next = safeNext(form.next, base);
     const fail = (msg: string, status: 401 | 429) =>
       c.html(<LoginPage csrf={c.get('csrf')} next={next} error={msg} email={email} />, status);
-    try {
-      await deps.limits.consumeKey(LOGIN_BUCKET, email || 'blank');
-    } catch {
-      return fail('Too many attempts. Wait a minute and try again.', 429);
+    const outcome = await signIn(
+      { db, limit: signInLimiter(deps.limits) },
+      { email, password, address: clientAddress(c) },
+    );
+    if (!outcome.ok && outcome.reason === 'rate_limited') {
+      c.header('Retry-After', String(outcome.seconds));
+      const minutes = Math.max(1, Math.ceil(outcome.seconds / 60));
+      return fail(
+        `Too many attempts from your network. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+        429,
+      );
     }
-    const user = await checkCredentials(db, email, password);
-    if (!user) return fail('That email and password do not match.', 401);
+    if (!outcome.ok) return fail('That email and password do not match.', 401);
+    const user = outcome.user;
     await startSession(c, db, user.id, clock());
     return c.redirect(next, 303);
   });
