@@ -2,7 +2,7 @@
 // sees the Activity of that site only, never of connections on sites they cannot access, whatever
 // filter they pass. The scope is the domain's (listActivity takes the viewer, not a list of workspaces).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import { activity, users, websiteMembers } from '../../src/db/schema.js';
 import { listActivity } from '../../src/domain/activity/list.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';

@@ -2,8 +2,8 @@
 // it with one validator. Another tenant's id and an id that exists nowhere get the same whole error
 // object (`not_found`), and nothing is written; the site's own asset is accepted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
-import { base62 } from '../../src/db/ids.js';
+import type { Demo } from '../../src/demo/seed.js';
+import { base62 } from '../../src/kernel/ids.js';
 import { assets } from '../../src/db/schema.js';
 import { footprint } from '../portable/helpers.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';

@@ -5,7 +5,7 @@
 // leaves through a tool is fenced: lead fields including `source`, and analytics paths.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import { analyticsEvents, leads } from '../../src/db/schema.js';
 import { stripInvisible } from '../../src/domain/untrusted.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';

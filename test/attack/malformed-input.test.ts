@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { leads, pages, sections, websites } from '../../src/db/schema.js';
 import { unstorableInput } from '../../src/domain/storable.js';
 import { safeError } from '../../src/ops/log-safety.js';

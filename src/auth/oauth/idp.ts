@@ -17,8 +17,9 @@ import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { signIn } from '../../domain/users/sign-in.js';
 import { type RateLimits, createRateLimits, signInLimiter } from '../../limits/rate-limits.js';
-import { SCOPES } from '../../gate/scopes.js';
-import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
+import { SCOPES } from '../../kernel/scopes.js';
+import { escapeHtml } from '../../kernel/html.js';
+import { consentPage, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };

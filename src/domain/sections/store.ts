@@ -5,7 +5,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { assets, pages, sections, websites } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { ASSET_ID, MD_LINK } from './types.js';
 
 export type SectionRow = typeof sections.$inferSelect;
