@@ -5,8 +5,8 @@ import { signInLimiter } from '../../limits/rate-limits.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { LoginPage } from '../pages/login.js';
-import { type WebEnv, endSession, startSession } from '../session.js';
-import { clientAddress } from './pairing.js';
+import { type WebEnv, cookiePolicy, endSession, startSession } from '../session.js';
+import { clientAddress } from '../client-address.js';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -39,6 +39,7 @@ export function safeNext(next: unknown, base: string): string {
 export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock } = deps.services;
   const base = deps.services.config.baseUrl;
+  const cookies = cookiePolicy(base);
   app.get('/', (c) =>
     c.html(
       <Layout title="Home" user={c.get('user')} csrf={c.get('csrf')}>
@@ -80,11 +81,11 @@ export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
     }
     if (!outcome.ok) return fail('That email and password do not match.', 401);
     const user = outcome.user;
-    await startSession(c, db, user.id, clock());
+    await startSession(c, db, user.id, clock(), cookies);
     return c.redirect(next, 303);
   });
   app.post('/logout', async (c) => {
-    await endSession(c, db);
+    await endSession(c, db, cookies);
     return c.redirect('/login', 303);
   });
 }

@@ -8,7 +8,7 @@ import type { Outcome } from '../../domain/crm/submission.js';
 import { bodyCap } from '../body-caps.js';
 import type { FormState } from '../render/forms.js';
 import { renderBookingPage, renderPage } from '../render/page.js';
-import { clientAddress } from './pairing.js';
+import { clientAddress } from '../client-address.js';
 import { type SiteLoader, type SiteRef, notFound, plainPage, siteHeaders } from './site-load.js';
 
 export function siteForms(loader: SiteLoader) {
