@@ -135,6 +135,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       verify: accessTokenVerifier({ issuer: config.oauthIssuer, audience: config.oauthAudience }),
       delegations: delegationSigner(delegationKey(config), config.baseUrl),
       clientName: (issuer, clientId) => registeredClientName(database.db, issuer, clientId),
+      limitPending: (window, key) => deps.limits.tryWindow(window, key),
     });
   }
   if (opts.mcpEndpoint) deps.mcpEndpoint = opts.mcpEndpoint(deps);
