@@ -84,6 +84,7 @@ export async function serveCommand(opts: {
         db: sg.deps.services.db,
         audience: config.oauthAudience,
         port: config.idpPort,
+        limits: sg.deps.limits,
       })
     : null;
   let demo: DemoOut | null = null;

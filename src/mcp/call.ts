@@ -8,6 +8,7 @@ import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder
 import { faultPoint } from '../kernel/fault.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
+import { unstorableInput } from '../domain/storable.js';
 import { authorize } from '../gate/authorize.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
@@ -157,6 +158,15 @@ export async function callTool(
 }
 
 function parseInput(tool: CompiledTool, args: unknown): Record<string, unknown> {
+  // What no schema can store (NUL, lone surrogates, absurd nesting, __proto__) is refused first, the
+  // same for every tool (issue 11 item 4).
+  const unstorable = unstorableInput(args);
+  if (unstorable) {
+    throw invalidInput(
+      `Invalid input for ${tool.def.name}: ${unstorable}.`,
+      'Nothing was changed. Remove the character or flatten the value and call again.',
+    );
+  }
   const r = tool.input.safeParse(args ?? {});
   if (r.success) return r.data as Record<string, unknown>;
   const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);

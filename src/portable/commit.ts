@@ -5,6 +5,7 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
 import { assets, brands, companies, websiteMembers, websites } from '../db/schema.js';
+import { assertAssetsOf } from '../domain/sections/store.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
 import { Refusal } from '../kernel/errors.js';
 import { type FetchedAssets, writeBlobs } from './assets.js';
@@ -53,6 +54,9 @@ export async function commitImport(
   opts: CommitOptions,
 ): Promise<ImportResult> {
   const { blobs, db, config } = ctx.services;
+  // Raw library asset ids in the payload must be the merge target's own; a new site has none.
+  const contents = site.pages.flatMap((p) => p.sections.map((s) => s.content));
+  await assertAssetsOf(ctx.tx, opts.mergeIntoWebsiteId ?? null, contents);
   // Bytes first; a failure below leaves them to the sweep, never deletes them (issue 10 item 1).
   const shaByKey = await writeBlobs(blobs, fetched.images);
   faultPoint('import-after-blobs');
