@@ -116,9 +116,10 @@ export async function callTool(
       ].join('\u0000');
       return deps.caches.reads.get(key, () => def.run(ctx, input));
     };
-    // Reads need no transaction; writes run in exactly one (the gate is evaluated inside it).
-    const direct = def.transaction === false || def.annotations.readOnlyHint;
-    const write = !def.annotations.readOnlyHint;
+    // The tool declares its transaction mode (define-tool.ts); readOnlyHint is only a hint for clients.
+    const mode = def.transaction ?? 'one';
+    const direct = mode !== 'one';
+    const write = mode !== 'none';
     const allowed = (data: unknown) =>
       entry('allowed', def.activity(input, data), undefined, def.credits?.(data) ?? 0);
     let data: unknown;

@@ -24,6 +24,8 @@ export type ToolCtx = SiteCtx & {
   authorizeWebsite: (tx: Db, websiteId: string) => Promise<WebsiteRow>;
 };
 
+export type TransactionMode = 'one' | 'none' | 'own';
+
 /** A per-workspace bucket of its own, on top of the connection and workspace limits (SPEC §8). */
 export type ToolBucket = { key: string; perMinute: number };
 
@@ -44,8 +46,15 @@ export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
    * re-authorizes under the plan kind's rule): tools/list shows the tool if any of them could pass.
    */
   authorizedBy?: readonly GateRule[];
-  /** false for long work that manages its own transactions (imports, crawls). Default true. */
-  transaction?: boolean;
+  /**
+   * How `run` meets the database, declared (never inferred from the annotations, which are hints for
+   * clients; issue 10 item 9):
+   * - 'one' (default): the gate and `run` share one transaction; the write's Activity line commits in it;
+   * - 'none': a read; `ctx.tx` is the pool, each statement stands alone;
+   * - 'own': long work that opens short transactions of its own (imports, crawls, generate_image);
+   *   `ctx.tx` is the pool and `run` must not rely on it being a transaction.
+   */
+  transaction?: TransactionMode;
   /**
    * The result depends only on stored site data (never the clock or a counter), so it may be
    * served from the change-feed cache until a table it reads changes. Read-only tools only.

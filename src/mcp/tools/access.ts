@@ -14,6 +14,7 @@ export const list_access = defineTool({
   description: 'Members of the website with their roles, and pending invitations (address and level).',
   ...access,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     members: z.array(z.object({ name: z.string(), email: z.string(), role: z.string() })),

@@ -55,6 +55,7 @@ export const list_services = defineTool({
   ...commerce,
   role: 'viewer',
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({ services: z.array(Service) }),
   activity: (_i, d) => `Listed ${d?.services.length ?? 0} service(s)`,
@@ -89,6 +90,7 @@ export const list_products = defineTool({
   ...commerce,
   role: 'viewer',
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({ products: z.array(Product) }),
   activity: (_i, d) => `Listed ${d?.products.length ?? 0} product(s)`,
@@ -122,6 +124,7 @@ export const get_commerce_overview = defineTool({
   ...commerce,
   role: 'viewer',
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     services: ByStatus,

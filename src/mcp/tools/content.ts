@@ -168,6 +168,7 @@ export const get_section_json = defineTool({
     'Advanced editor: one draft section as JSON — content, layout and rev. Pass rev as clientRev to replace_section_content.',
   ...advanced,
   annotations: { ...EDIT, readOnlyHint: true },
+  transaction: 'none',
   input: z.object({ pageId: PageId, sectionId: SectionId }),
   output: z.object({ sectionId: z.string(), type: z.string(), content: Json, layout: Json, rev: z.number() }),
   activity: (_i, d) => `Read the JSON of a ${d?.type ?? ''} section`,

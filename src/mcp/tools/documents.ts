@@ -15,6 +15,7 @@ export const list_sendable_documents = defineTool({
     'Never-sent draft invoices and quotes with the documentId prepare_send_document needs (number, line count, total; no customer contact details).',
   ...invoicing,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     documents: z.array(

@@ -28,6 +28,7 @@ export const list_domains = defineTool({
     'The website’s connected domains by hostname, with verification status and which one is primary.',
   ...domainsRule,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  transaction: 'none',
   input: z.object({}),
   output: z.object({ domains: z.array(Domain) }),
   activity: (_i, d) => `Listed ${d?.domains.length ?? 0} domain(s)`,
@@ -42,7 +43,7 @@ export const connect_domain = defineTool({
   ...domainsRule,
   bucket: { key: 'connect_domain', perMinute: 30 },
   // DNS look-ups happen here; no transaction is held open across them (src/domain/domains/connect.ts).
-  transaction: false,
+  transaction: 'own',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z.object({ hostname: Hostname }),
   output: Domain.extend({

@@ -1,5 +1,5 @@
 // Image generation (SPEC §4.5 ai:generate, rule 6). Text generation is intentionally not offered.
-// transaction: false — credits are reserved and refunded in their own short statements so that no
+// transaction: 'own' — credits are reserved and refunded in their own short statements so that no
 // transaction holds locks while the provider works (src/domain/library/generate.ts); the gate still
 // runs first, on services.db.
 import { z } from 'zod';
@@ -15,7 +15,7 @@ export const generate_image = defineTool({
   area: 'ai',
   role: 'editor',
   bucket: { key: 'generate_image', perMinute: 20 },
-  transaction: false,
+  transaction: 'own',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: z.object({
     prompt: z.string().trim().min(3).max(1000).describe('What the image should show.'),

@@ -24,6 +24,7 @@ export const list_sites = defineTool({
   ...site,
   workspaceLevel: true,
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     sites: z.array(
@@ -48,6 +49,7 @@ export const get_site_overview = defineTool({
     'Overview of one website: name, business name, whether it is live, unpublished changes, page and section counts, domains and links.',
   ...site,
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     websiteId: z.string(),
@@ -77,6 +79,7 @@ export const list_pages = defineTool({
     'Lists the draft pages and blog posts in order, each with its sections (id, type, hidden, label).',
   ...site,
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     pages: z.array(
@@ -102,6 +105,7 @@ export const get_page = defineTool({
   description: 'One draft page with its SEO fields and every section: type, content, layout and rev.',
   ...site,
   annotations: READ,
+  transaction: 'none',
   input: z.object({ pageId: ParamId.describe('Page id from list_pages.') }),
   output: z.object({
     pageId: z.string(),
@@ -148,6 +152,7 @@ export const list_draft_changes = defineTool({
     'What the draft changes compared with the live site, page by page and section by section. Publishing them needs the owner’s approval (prepare_publish).',
   ...site,
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: DraftChanges,
   activity: (_i, d) => `Listed ${d?.changes.length ?? 0} draft change(s)`,
@@ -161,6 +166,7 @@ export const get_brand = defineTool({
   description: 'The brand: palette, fonts, visual style, voice, logo asset and Company Memory facts.',
   ...site,
   annotations: READ,
+  transaction: 'none',
   input: z.object({}),
   output: z.object({
     palette: z.record(z.string(), z.string()),
@@ -181,6 +187,7 @@ export const get_analytics_summary = defineTool({
     'What the published site counted: page views, unique visitors (a browser counts once a day; days are summed), contact-form submissions, booking requests, top pages and daily views. Counted server-side without cookies or stored addresses; bots and previews are not counted (no personal data).',
   ...site,
   annotations: READ,
+  transaction: 'none',
   input: z.object({
     days: z.number().int().min(1).max(90).default(30).describe('Days to cover, 1-90 (30).'),
   }),
