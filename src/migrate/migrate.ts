@@ -6,7 +6,8 @@
 import * as cheerio from 'cheerio';
 import type { SiteCtx } from '../domain/context.js';
 import { fetchAssets } from '../portable/assets.js';
-import { type AuthorizeTarget, checkSiteLimit, commitImport, type ImportResult } from '../portable/commit.js';
+import { type AuthorizeTarget, commitImport, type ImportResult } from '../portable/commit.js';
+import { siteRoom } from '../domain/workspace/create-site.js';
 import { parsePortable, validateSections } from '../portable/prepare.js';
 import type { PortableSiteV1 } from '../portable/schema.js';
 import { type ConvertedPage, convertPage } from './convert.js';
@@ -46,7 +47,7 @@ export async function migrateSite(
   deps: { authorizeTarget: AuthorizeTarget; guard?: Guard; limits?: Partial<CrawlLimits> },
 ): Promise<MigrateReport> {
   if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.tx, input.mergeIntoWebsiteId);
-  else await checkSiteLimit(ctx.tx, ctx.actor.companyId, false);
+  else await siteRoom(ctx.tx, ctx.actor.companyId, false);
   const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
   const limits: CrawlLimits = { ...CRAWL_DEFAULTS, ...deps.limits };
   if (input.maxPages) limits.maxPages = input.maxPages;

@@ -1,13 +1,13 @@
 // The committing half of an import (SPEC §4.5 import_site): blobs first (tracked), then every row in
 // ONE transaction — the company row locked and the plan's site limit checked again inside it — and on
 // any failure the blobs this import wrote are removed, so nothing is left behind.
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
-import { assets, brands, companies, websiteMembers, websites } from '../db/schema.js';
+import { assets, brands, websiteMembers, websites } from '../db/schema.js';
 import { assertAssetsOf } from '../domain/sections/store.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
-import { Refusal } from '../kernel/errors.js';
+import { siteRoom } from '../domain/workspace/create-site.js';
 import { type FetchedAssets, writeBlobs } from './assets.js';
 import { faultPoint } from '../kernel/fault.js';
 import { mergeSections, type MergeReport } from './merge.js';
@@ -32,20 +32,6 @@ export type ImportResult = {
   assets: Record<string, string>;
   merge?: MergeReport;
 };
-
-/** Refuses when the workspace already has as many sites as its plan allows. */
-export async function checkSiteLimit(tx: Db, companyId: string, lock: boolean): Promise<void> {
-  const q = tx.select({ siteLimit: companies.siteLimit }).from(companies).where(eq(companies.id, companyId));
-  const [company] = lock ? await q.for('update') : await q;
-  const [used] = await tx.select({ n: count() }).from(websites).where(eq(websites.companyId, companyId));
-  if (!company || Number(used?.n ?? 0) >= company.siteLimit) {
-    throw new Refusal(
-      'site_limit_reached',
-      `This workspace's plan allows ${company?.siteLimit ?? 0} website(s) and all are in use.`,
-      'Merge into an existing site with mergeIntoWebsiteId, or ask the owner to upgrade the plan.',
-    );
-  }
-}
 
 export async function commitImport(
   ctx: SiteCtx,
@@ -81,7 +67,7 @@ export async function commitImport(
       merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
     } else {
       resolved = resolveSections(site, idByKey);
-      await checkSiteLimit(tx, ctx.actor.companyId, true);
+      await siteRoom(tx, ctx.actor.companyId, true);
       websiteId = newId('site');
       await tx.insert(websites).values({
         id: websiteId,

@@ -4,7 +4,8 @@
 import type { SiteCtx } from '../domain/context.js';
 import { createGuard, type Guard } from '../net/ssrf.js';
 import { fetchAssets } from './assets.js';
-import { type AuthorizeTarget, checkSiteLimit, commitImport, type ImportResult } from './commit.js';
+import { type AuthorizeTarget, commitImport, type ImportResult } from './commit.js';
+import { siteRoom } from '../domain/workspace/create-site.js';
 import { parsePortable, validateSections } from './prepare.js';
 
 export type ImportInput = { site: unknown; mergeIntoWebsiteId?: string; forceKeys?: string[] };
@@ -17,7 +18,7 @@ export async function importSite(
   const site = parsePortable(input.site);
   validateSections(site);
   if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.tx, input.mergeIntoWebsiteId);
-  else await checkSiteLimit(ctx.tx, ctx.actor.companyId, false);
+  else await siteRoom(ctx.tx, ctx.actor.companyId, false);
   const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
   try {
     await ctx.progress(0, site.assets.length || undefined, `Fetching ${site.assets.length} asset(s)`);

@@ -10,7 +10,12 @@ import { companies, websiteMembers, websites } from '../../db/schema.js';
 import type { WorkspaceCtx } from '../context.js';
 import { Refusal } from '../../kernel/errors.js';
 
-async function room(tx: Db, companyId: string, lock: boolean) {
+/**
+ * The plan's site limit: the one function create_site, import_site and migrate_site_from_url (and the
+ * operator's site creation) use, early without a lock and again inside the committing transaction with
+ * the company row locked (issue 10 item 8).
+ */
+export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
   const q = tx
     .select({ name: companies.name, plan: companies.plan, siteLimit: companies.siteLimit })
     .from(companies)
@@ -23,7 +28,7 @@ async function room(tx: Db, companyId: string, lock: boolean) {
     throw new Refusal(
       'site_limit_reached',
       `The ${company.plan} plan allows ${company.siteLimit} site(s) and this workspace has ${n}. No site was created.`,
-      'The owner can upgrade the plan in the app; the agent cannot.',
+      'Merge into an existing site (import_site or migrate_site_from_url with mergeIntoWebsiteId), or ask the owner to upgrade the plan in the app; the agent cannot.',
     );
   }
   return company;
@@ -31,12 +36,12 @@ async function room(tx: Db, companyId: string, lock: boolean) {
 
 /** The early check, without a lock. */
 export async function assertSiteRoom(tx: Db, companyId: string): Promise<void> {
-  await room(tx, companyId, false);
+  await siteRoom(tx, companyId, false);
 }
 
 export async function createSite(ctx: WorkspaceCtx) {
   await assertSiteRoom(ctx.tx, ctx.actor.companyId);
-  const company = await room(ctx.tx, ctx.actor.companyId, true);
+  const company = await siteRoom(ctx.tx, ctx.actor.companyId, true);
   const id = newId('site');
   await ctx.tx.insert(websites).values({
     id,
