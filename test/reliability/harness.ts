@@ -5,7 +5,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openDatabase } from '../../src/db/client.js';
+import { uniqueTag } from '../helpers/db.js';
 import { type Running, sitegate, until } from '../helpers/process.js';
 import { freePort, postMcp } from '../helpers/server.js';
 
@@ -17,6 +19,38 @@ export type DemoOut = {
 export type Child = { server: Running; base: string; demo: DemoOut; dataDir: string };
 
 export const newDataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `sitegate-${name}-`));
+
+/**
+ * The backend of this run: with DATABASE_URL, a fresh PostgreSQL database of the suite's own (dropped
+ * at the end); otherwise the embedded database in the child's DATA_DIR.
+ */
+export async function backend(): Promise<{
+  env: Record<string, string>;
+  databaseUrl?: string;
+  drop(): Promise<void>;
+}> {
+  const server = process.env.DATABASE_URL;
+  if (!server) return { env: {}, drop: async () => {} };
+  const name = `sg_fault_${uniqueTag().toLowerCase()}`;
+  const admin = async (statement: string) => {
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  const databaseUrl = u.toString();
+  return {
+    env: { DATABASE_URL: databaseUrl },
+    databaseUrl,
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
 
 /** Starts `sitegate serve --demo` on `dataDir` and waits (bounded) until it is ready. */
 export async function start(
@@ -82,12 +116,14 @@ export async function stop(c: Child): Promise<void> {
   await c.server.done;
 }
 
-/** Opens the child's embedded database after it has gone (PGlite is single-process). */
+/** Opens the child's database after it has gone (the embedded one is single-process). */
 export async function withDb<T>(
-  dataDir: string,
+  where: { dataDir: string; databaseUrl?: string },
   f: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
 ) {
-  const database = await openDatabase({ dataDir });
+  const database = await openDatabase(
+    where.databaseUrl ? { databaseUrl: where.databaseUrl } : { dataDir: where.dataDir },
+  );
   try {
     return await f(database.db);
   } finally {
