@@ -110,7 +110,7 @@ describe.sequential('kill -9 at chosen points, then restart', () => {
     expect(c.server.err()).not.toContain('SMTP_URL is not set');
   }, 120_000);
 
-  it('after the restarts: a new call is charged once; the dead call'\''s credit is settled', async () => {
+  it('after the restarts: a new call is charged once; the dead call’s credit is settled', async () => {
     // With the mail server still there: the retry job must not resend the interrupted message.
     const c = await start(dir, { ...store.env, SMTP_URL: smtp.url });
     last = c;
