@@ -59,8 +59,19 @@ export async function start(
   demoOut = path.join(dataDir, 'demo-out.json'),
 ): Promise<Child> {
   const port = await freePort();
+  // --demo also starts the development identity provider: on a port of its own, so suites that run
+  // side by side never collide on its default (8788).
+  const idpPort = await freePort();
   const server = sitegate(['serve', '--demo', '--demo-out', demoOut], {
-    env: { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', ...env },
+    env: {
+      PORT: String(port),
+      IDP_PORT: String(idpPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
+      ...env,
+    },
   });
   const base = `http://127.0.0.1:${port}`;
   await until(
