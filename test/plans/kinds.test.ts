@@ -192,7 +192,7 @@ describe('grant access', () => {
     const planId = r.data!.planId as string;
     const page = await f.owner.get(`/approvals/${planId}`);
     expect(page.body).toContain('new.editor@example.com');
-    expect(page.body).toContain('Editor (can edit drafts)');
+    expect(page.body).toContain('edit draft pages, sections and posts');
     await approve(f.owner, planId);
     const done = await confirm(f.demo.tokens.all, planId);
     expect(done.ok).toBe(true);
