@@ -57,7 +57,7 @@ try {
     ['approvals', '/approvals'],
     ...plans.map(([name, id]): [string, string] => [name, `/approvals/${id}`]),
     ['preview-reviewed', `/approvals/${plans[0]![1]}/preview/`],
-    ['restore-points', `/sites/${demo.websites.main}/restore-points`],
+    ['restore-points', `/dashboard/sites/${demo.websites.main}/restore-points`],
     ['developers', '/settings/advanced/developers'],
   ];
   for (const width of WIDTHS) {

@@ -232,7 +232,6 @@ export function Review(props: { review: PlanReview; tz: string; planId: string }
 }
 
 export const REVIEW_CSS = `
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .facts th{width:30%;vertical-align:top}
 .chg{border:1px solid #e3e3e8;border-radius:8px;padding:.75rem;margin:.75rem 0}
 .chg h4{margin:0 0 .5rem;font-size:1rem;overflow-wrap:anywhere}

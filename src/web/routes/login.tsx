@@ -1,8 +1,8 @@
 // Sign-in and sign-out for the owner pages (shared by approvals, Developers settings and connect).
+// GET / (the owner's home) is in ./home.tsx.
 import type { Hono } from 'hono';
 import { checkCredentials } from '../../domain/users/sign-in.js';
 import type { AppDeps } from '../deps.js';
-import { Layout } from '../pages/layout.js';
 import { LoginPage } from '../pages/login.js';
 import { type WebEnv, endSession, startSession } from '../session.js';
 
@@ -17,22 +17,6 @@ const LOGIN_BUCKET = { key: 'login', perMinute: 10 };
 
 export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock } = deps.services;
-  app.get('/', (c) =>
-    c.html(
-      <Layout title="Home" user={c.get('user')} csrf={c.get('csrf')}>
-        <div class="card">
-          <h1>Sitegate</h1>
-          <p>
-            The Model Context Protocol endpoint of your website: AI assistants work on your business with your
-            authority.
-          </p>
-          <p>
-            MCP URL: <code>{`${deps.services.config.baseUrl}/api/mcp`}</code>
-          </p>
-        </div>
-      </Layout>,
-    ),
-  );
   app.get('/login', (c) => {
     if (c.get('user')) return c.redirect(safeNext(c.req.query('next')), 303);
     return c.html(<LoginPage csrf={c.get('csrf')} next={safeNext(c.req.query('next'))} />);
