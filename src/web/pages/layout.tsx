@@ -12,7 +12,7 @@ button,.btn{font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid #
 button.secondary{background:#fff;color:#1b1b1f}input,select,textarea{font:inherit;padding:.45rem;border:1px solid #c8c8d0;border-radius:6px;width:100%}
 label{display:block;margin:.5rem 0}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;border-bottom:1px solid #eee}
 .muted{color:#666}.error{color:#b00020}.ok{color:#0a7a32}code,pre{background:#f0f0f4;padding:.1rem .3rem;border-radius:4px;overflow:auto}
-header{flex-wrap:wrap;row-gap:.5rem}header button{white-space:nowrap}td,th{overflow-wrap:anywhere}
+header{flex-wrap:wrap;row-gap:.5rem}header button{white-space:nowrap}td{overflow-wrap:anywhere}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.actions form{margin:0}
 a.btn{display:inline-block;text-decoration:none}.btn.secondary{background:#fff;color:#1b1b1f}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
