@@ -3,7 +3,7 @@
 // Usage: tsx bench/serve.ts <demo-out.json>   (PORT, DATA_DIR… as for `sitegate serve`)
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
-import { seedDemo } from '../src/db/demo.js';
+import { seedDemo } from '../src/demo/seed.js';
 import { createSitegate } from '../src/runtime.js';
 import { v1Endpoint } from './v1-endpoint.js';
 

@@ -37,12 +37,21 @@ export type OpenOptions = {
   poolSize?: number;
   /** Apply pending migrations while opening (default true); `serve` decides itself (issue 14 item 2). */
   migrate?: boolean;
+  /**
+   * With `memory`: start from this dump of an already-initialised database (PGlite's dumpDataDir)
+   * instead of running initdb, which is most of a cold start. Tests share one migrated image per run.
+   */
+  memoryImage?: Blob;
 };
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const database = opts.databaseUrl
     ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
-    : await openPglite(opts.memory ? undefined : path.join(opts.dataDir ?? '.sitegate', 'pgdata'));
+    : await openPglite(
+        opts.memory ? undefined : path.join(opts.dataDir ?? '.sitegate', 'pgdata'),
+        undefined,
+        opts.memory ? opts.memoryImage : undefined,
+      );
   if (opts.migrate !== false) await database.migrate();
   return database;
 }
@@ -83,7 +92,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
  * database of one workspace-sized service needs far less (bench/mcp.ts measures the effect). */
 export const PGLITE_START_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'temp_buffers=2MB'];
 
-async function openPglite(dir: string | undefined, fresh?: string): Promise<Database> {
+async function openPglite(dir: string | undefined, fresh?: string, image?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
@@ -99,6 +108,7 @@ async function openPglite(dir: string | undefined, fresh?: string): Promise<Data
   const dataDir = fresh ?? dir;
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(image ? { loadDataDir: image } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
   });
   const db = drizzle(client, { schema });

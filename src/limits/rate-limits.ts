@@ -7,8 +7,8 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { Caller } from '../auth/caller.js';
-import { Refusal } from '../domain/errors.js';
+import type { Caller } from '../kernel/caller.js';
+import { Refusal } from '../kernel/errors.js';
 
 export type LimitsConfig = {
   perConnection: number;

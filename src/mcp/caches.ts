@@ -1,7 +1,7 @@
 // The process's change-feed caches (src/db/change-feed.ts): who a token is, the gate's live facts,
 // and the results of read tools declared `cacheable`. Any committed change to a table they read
 // clears them, in this process and (through LISTEN/NOTIFY) in every other one.
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { type ChangeFeed, FeedCache } from '../db/change-feed.js';
 import { GATE_TABLES, type GateFactsCache } from '../gate/authorize.js';
 import type { ListingFacts, ListingFactsCache } from '../gate/listing.js';

@@ -2,11 +2,11 @@
 // in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
 import type { ActivityRecorder } from '../domain/activity/recorder.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
-import { Refusal, invalidInput } from '../domain/errors.js';
+import { Refusal, invalidInput } from '../kernel/errors.js';
 import { authorize } from '../gate/authorize.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
@@ -93,6 +93,7 @@ export async function callTool(
         website,
         role,
         caller,
+        authorizeWebsite: async (otherTx, id) => (await authorize(otherTx, caller, def, id)).website,
       };
       if (!def.cacheable) return def.run(ctx, input);
       const key = [

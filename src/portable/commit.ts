@@ -3,10 +3,10 @@
 // any failure the blobs this import wrote are removed, so nothing is left behind.
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { assets, brands, companies, websiteMembers, websites } from '../db/schema.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { type BlobLedger, type FetchedAssets, rollbackBlobs, writeBlobs } from './assets.js';
 import { mergeSections, type MergeReport } from './merge.js';
 import { type ResolvedPage, insertPages, resolveSections } from './rows.js';

@@ -5,12 +5,12 @@
 // owner has not bound yet is let through as an `unbound` principal: never dead-ended (DESIGN §5.4).
 import { createHmac } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { callerForToken } from '../auth/connections.js';
 import { delegationKey } from '../auth/oauth/delegation.js';
-import { looksLikeApiToken, sha256Hex } from '../auth/tokens.js';
+import { looksLikeApiToken, sha256Hex } from '../kernel/tokens.js';
 import type { Config } from '../config.js';
-import { SCOPES, normaliseScopes } from '../gate/scopes.js';
+import { SCOPES, normaliseScopes } from '../kernel/scopes.js';
 import { type Principal, authInfoFor, principalKey } from '../mcp/principal.js';
 import { createMcpEndpoint } from '../mcp/endpoint.js';
 import type { AppDeps } from './deps.js';

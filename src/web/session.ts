@@ -2,10 +2,10 @@
 // SHA-256 is stored, with a per-session CSRF token that every form posts back (DESIGN §5.5).
 // Before sign-in, the login form uses a double-submit CSRF cookie.
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { safeEqual, sha256Hex } from '../auth/tokens.js';
+import { safeEqual, sha256Hex } from '../kernel/tokens.js';
 import type { Db } from '../db/client.js';
 import { users, webSessions } from '../db/schema.js';
 
@@ -43,10 +43,6 @@ export async function endSession(c: Context, db: Db): Promise<void> {
   const id = getCookie(c, SESSION_COOKIE);
   if (id) await db.delete(webSessions).where(eq(webSessions.idHash, sha256Hex(id)));
   deleteCookie(c, SESSION_COOKIE, { path: '/' });
-}
-
-export async function purgeSessions(db: Db, now: Date): Promise<void> {
-  await db.delete(webSessions).where(lt(webSessions.expiresAt, now));
 }
 
 /**

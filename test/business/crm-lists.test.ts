@@ -1,8 +1,8 @@
 // list_leads / list_bookings / list_contacts (SPEC §4.5 crm:read): fenced visitor text, filters, cursors.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INJECTION_MESSAGE } from '../../src/db/demo.js';
-import { newId } from '../../src/db/ids.js';
+import { INJECTION_MESSAGE } from '../../src/demo/seed.js';
+import { newId } from '../../src/kernel/ids.js';
 import { leads } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 

@@ -4,7 +4,7 @@
 // Every approval page fits 390 px and 1280 px and has no serious or critical axe-core violation.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { launchChromium } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';

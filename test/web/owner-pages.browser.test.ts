@@ -6,7 +6,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { activity, restorePoints } from '../../src/db/schema.js';
 import { exportSite } from '../../src/portable/export.js';
 import { launchChromium } from '../helpers/browser.js';

@@ -16,8 +16,9 @@ import Provider, { type Configuration, errors } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { checkCredentials } from '../../domain/users/sign-in.js';
-import { SCOPES } from '../../gate/scopes.js';
-import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
+import { SCOPES } from '../../kernel/scopes.js';
+import { escapeHtml } from '../../kernel/html.js';
+import { consentPage, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };

@@ -3,7 +3,7 @@
 // re-derive the caller from the verified delegation. Never a caller-supplied profile id, never
 // "the owner's newest connection": no binding means the `unbound` refusal naming the connect page.
 import type { Db } from '../../db/client.js';
-import type { Caller } from '../caller.js';
+import type { Caller } from '../../kernel/caller.js';
 import { callerForConnectionId } from '../connections.js';
 import { boundConnection, recordPendingSignIn } from './binding.js';
 import type { DelegationSigner } from './delegation.js';

@@ -1,10 +1,10 @@
 // Draft page edits (SPEC §4.5 content:write): search title/description, new pages and blog posts.
 // Draft only: the published snapshot changes only through the reviewed publish plan.
 import { and, eq, max, sql } from 'drizzle-orm';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { pages, sections } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, invalidInput } from '../errors.js';
+import { Refusal, invalidInput } from '../../kernel/errors.js';
 import { bumpDraft, lockPage } from '../sections/store.js';
 import { SafeText, parseSectionContent } from '../sections/types.js';
 

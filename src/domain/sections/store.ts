@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { assets, pages, sections, websites } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { invalidInput, notFound } from '../errors.js';
+import { invalidInput, notFound } from '../../kernel/errors.js';
 import { ASSET_ID, MD_LINK } from './types.js';
 
 export type SectionRow = typeof sections.$inferSelect;

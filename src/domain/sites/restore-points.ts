@@ -6,8 +6,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { activity, restorePoints, websiteMembers, websites } from '../../db/schema.js';
-import { restoreFromPoint, takeRestorePoint } from '../../portable/restore.js';
-import { Refusal, notFound } from '../errors.js';
+import { restoreFromPoint, takeRestorePoint } from './restore.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
 
 export type RestorePointItem = {
   id: string;

@@ -3,7 +3,7 @@
 // live in src/domain/sites/ (owner-home.ts, restore-points.ts); there is no tool for restoring.
 import type { Context, Hono } from 'hono';
 import { listActivity } from '../../domain/activity/list.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import { ownerSites } from '../../domain/sites/owner-home.js';
 import { listRestorePoints, restoreSite } from '../../domain/sites/restore-points.js';
 import { timeZoneOf } from '../../domain/crm/booking-request.js';

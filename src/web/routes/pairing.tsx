@@ -3,7 +3,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
 import { pollPairing, startPairing } from '../../auth/pairing.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 
 const START_BUCKET = { key: 'pair-start', perMinute: 30 };
