@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { safeError } from './ops/log-safety.js';
 import { delegationKey, delegationSigner } from './auth/oauth/delegation.js';
 import { registeredClientName } from './auth/oauth/idp-store.js';
 import { jwtOAuthEdge } from './auth/oauth/jwt-edge.js';
@@ -15,7 +16,8 @@ import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder } from './domain/activity/recorder.js';
 import { rotateVisitorSalts } from './domain/analytics/visitor-keys.js';
 import type { Clock, Services } from './domain/context.js';
-import { type BlobStore, databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
+import { settleReservations } from './domain/library/generate.js';
+import { type BlobStore, databaseBlobStore, fileBlobStore, sweepBlobs } from './domain/library/blobs.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createDnsChecker } from './domain/domains/dns-check.js';
 import { imageProviderFor } from './domain/library/image-provider.js';
@@ -62,6 +64,10 @@ export const JOBS: Job[] = [
   ...RETENTION.map(
     (r): Job => ({ everyMs: r.everyMs, run: (d) => r.run(d.services.db, d.services.clock()) }),
   ),
+  // Blobs no asset references, older than the grace period (a crashed or failed import's bytes).
+  { everyMs: 3_600_000, run: (d) => sweepBlobs(d.services.blobs, d.services.db, d.services.clock()) },
+  // Credits reserved by generate_image calls that died with their process go back (lease expired).
+  { everyMs: 60_000, run: (d) => settleReservations(d.services.db, d.services.clock()) },
   // Queued mail is retried.
   { everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
   // Visitor salts of days that are over are deleted (issue 15: unique visitors, daily rotating salt).
@@ -75,6 +81,8 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       {
         level: config.logLevel,
         redact: ['req.headers.authorization', '*.token', '*.password'],
+        // Errors are logged without the values they carry (SQL parameters, database details).
+        serializers: { err: safeError },
         // Every line logged while a request is handled carries its id (issue 14 item 3).
         mixin: requestLogMixin,
       },
@@ -132,6 +140,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       verify: accessTokenVerifier({ issuer: config.oauthIssuer, audience: config.oauthAudience }),
       delegations: delegationSigner(delegationKey(config), config.baseUrl),
       clientName: (issuer, clientId) => registeredClientName(database.db, issuer, clientId),
+      limitPending: (window, key) => deps.limits.tryWindow(window, key),
     });
   }
   if (opts.mcpEndpoint) deps.mcpEndpoint = opts.mcpEndpoint(deps);

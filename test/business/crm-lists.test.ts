@@ -33,7 +33,8 @@ const CORPUS: Array<{ raw: string; clean: string }> = [
     clean: 'Tag smuggling: done',
   },
   { raw: '‮ txt.exe — reversed\u200f\u200e marks', clean: ' txt.exe — reversed marks' },
-  { raw: 'Ünïcödé 日本 🍞 ❤️ stays\nexactly\tso', clean: 'Ünïcödé 日本 🍞 ❤️ stays\nexactly\tso' },
+  // The variation selector after the heart is invisible too (issue 11 item 2): the heart stays.
+  { raw: 'Ünïcödé 日本 🍞 ❤\ufe0f stays\nexactly\tso', clean: 'Ünïcödé 日本 🍞 ❤ stays\nexactly\tso' },
 ];
 
 describe('list_leads / list_bookings / list_contacts', () => {

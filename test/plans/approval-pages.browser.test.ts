@@ -244,7 +244,7 @@ describe('the other plan kinds', () => {
     await page.reload();
     const done = (await page.locator('#status').textContent()) ?? '';
     expect(done).toMatch(
-      /Done\. The document was sent\. Your assistant carried it out at \d{1,2} \w{3} \d{4}, \d\d:\d\d/,
+      /Done\. The document was marked sent and its email queued\. Your assistant carried it out at \d{1,2} \w{3} \d{4}, \d\d:\d\d/,
     );
     // In the workspace's time zone (the demo site's is Europe/Amsterdam), never raw ISO.
     expect(done).toMatch(/CET|CEST|GMT\+1|GMT\+2/);

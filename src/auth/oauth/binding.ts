@@ -16,6 +16,9 @@ import type { OAuthBinding } from './delegation.js';
 
 const PENDING_TTL_MS = 3_600_000;
 
+/** Unbound calls (each refreshes the pending sign-in) allowed per person at an issuer per minute. */
+export const PENDING_SIGN_IN_LIMIT = { key: 'oauth-pending', points: 30, seconds: 60 } as const;
+
 const pendingKey = (b: OAuthBinding) => sha256Hex(`oauth\n${b.issuer}\n${b.subject}\n${b.clientId}`);
 
 /** The live connection bound to this triple, or null. The partial unique index makes it at most one. */

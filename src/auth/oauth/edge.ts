@@ -7,6 +7,8 @@ export type OAuthOutcome =
   | { kind: 'caller'; caller: Caller; binding: OAuthBinding }
   /** A valid token whose (subject, client) pair is not yet bound to a connection by the owner. */
   | { kind: 'unbound'; clientId: string; connectCode?: string; binding: OAuthBinding; scopes: string[] }
+  /** A valid but unbound token sent faster than the pending-sign-in limit allows: nothing written. */
+  | { kind: 'rate_limited'; seconds: number }
   | null;
 
 export type OAuthEdge = {

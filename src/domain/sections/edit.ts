@@ -62,6 +62,7 @@ export async function updateSectionText(
     } else next[f] = value;
   }
   const content = validContent(row.type, next);
+  await assertOwnAssets(ctx, content);
   const saved = await saveSection(ctx, row, { content });
   return { sectionId: row.id, type: row.type, fields, ...saved };
 }

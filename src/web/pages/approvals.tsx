@@ -22,8 +22,8 @@ const DONE: Record<string, string> = {
   unpublish: 'The site was taken offline.',
   publish_product: 'The product became public.',
   search_visibility: 'The search visibility setting was changed.',
-  grant_access: 'The invitation was sent.',
-  send_document: 'The document was sent.',
+  grant_access: 'The invitation was created and its email queued.',
+  send_document: 'The document was marked sent and its email queued.',
   create_company: 'The company was created.',
 };
 
@@ -133,7 +133,7 @@ function Outcome(props: { view: PlanView }) {
             , after you approved it at <Time at={plan.approvedAt} tz={tz} />
           </>
         ) : null}
-        .
+        .{typeof plan.result?.mail === 'string' ? ` ${plan.result.mail}` : null}
       </p>
     );
   }

@@ -1,6 +1,7 @@
 // The owner's home (issue 12 item 2): their websites with draft/live state and links, what waits for
 // approval, recent Activity, and the way to Developers settings. Signed out: what Sitegate is.
 import type { activity } from '../../db/schema.js';
+import { MAIL_STATE, type OutgoingMail } from '../../domain/mail/status.js';
 import type { HomeSite } from '../../domain/sites/owner-home.js';
 import type { ApprovalListItem } from '../../plans/approve.js';
 import type { SessionUser } from '../session.js';
@@ -13,6 +14,9 @@ export type HomeProps = {
   sites: HomeSite[];
   approvals: ApprovalListItem[];
   activity: Array<typeof activity.$inferSelect>;
+  /** Outgoing email of the owned sites, in its real state (issue 10 item 6). */
+  mail: OutgoingMail[];
+  mailEnabled: boolean;
   siteNames: Map<string, string>;
   timeZone: string;
 };
@@ -119,7 +123,49 @@ export function HomePage(p: HomeProps) {
           <a href="/settings/advanced/developers">Developers: connections, tokens and all Activity</a>
         </p>
       </div>
+      <OutgoingMailCard {...p} />
     </Layout>
+  );
+}
+
+function OutgoingMailCard(p: HomeProps) {
+  return (
+    <div class="card" id="outgoing-mail">
+      <h2 style="margin-top:0">Outgoing email</h2>
+      {p.mailEnabled ? null : (
+        <p>
+          <strong>No mail server is configured (SMTP_URL): these messages have not left.</strong>
+        </p>
+      )}
+      {p.mail.length === 0 ? (
+        <p class="muted">No email yet.</p>
+      ) : (
+        <table class="rt">
+          <thead>
+            <tr>
+              <th scope="col">Website</th>
+              <th scope="col">Message</th>
+              <th scope="col">State</th>
+              <th scope="col">Queued</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.mail.map((m) => (
+              <tr>
+                <td data-label="Website">{m.site}</td>
+                <td data-label="Message">{m.subject}</td>
+                <td data-label="State" data-mail-state={m.status}>
+                  {MAIL_STATE[m.status] ?? m.status}
+                </td>
+                <td data-label="Queued">
+                  <Time at={m.createdAt} tz={p.timeZone} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
 

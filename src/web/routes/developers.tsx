@@ -36,7 +36,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
     const activity = await listActivity(
       db,
       {
-        companyIds,
+        viewerId: user.id,
         connectionId:
           connectionId && connections.some((x) => x.id === connectionId) ? connectionId : undefined,
         outcome,

@@ -4,6 +4,7 @@
 import type { Context, Hono } from 'hono';
 import { listActivity } from '../../domain/activity/list.js';
 import { Refusal } from '../../kernel/errors.js';
+import { outgoingMailOf } from '../../domain/mail/status.js';
 import { ownerSites } from '../../domain/sites/owner-home.js';
 import { listRestorePoints, restoreSite } from '../../domain/sites/restore-points.js';
 import { timeZoneOf } from '../../domain/crm/booking-request.js';
@@ -27,11 +28,10 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
     }
     const now = clock();
     const sites = await ownerSites(db, user.id);
-    const siteIds = new Set(sites.map((s) => s.id));
     const approvals = await listApprovals(db, user.id, now);
-    const recent = await listActivity(db, { companyIds: [...new Set(sites.map((s) => s.companyId))] }, now);
-    // Only lines about websites this owner owns (a workspace may hold sites owned by others).
-    const activity = recent.rows.filter((a) => a.websiteId && siteIds.has(a.websiteId)).slice(0, RECENT);
+    // Scoped in the domain to the websites this owner owns (issue 11 item 8).
+    const activity = (await listActivity(db, { viewerId: user.id }, now)).rows.slice(0, RECENT);
+    const mail = await outgoingMailOf(db, user.id);
     return c.html(
       <HomePage
         user={user}
@@ -39,6 +39,8 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
         sites={sites}
         approvals={approvals}
         activity={activity}
+        mail={mail}
+        mailEnabled={Boolean(deps.services.mail?.enabled)}
         siteNames={new Map(sites.map((s) => [s.id, s.name]))}
         timeZone={sites[0]?.timeZone ?? 'UTC'}
       />,
