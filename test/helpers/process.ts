@@ -12,7 +12,8 @@ export function sitegate(
   // Vite puts BASE_URL='/' (and NODE_ENV=test) into the test process's environment: not ours to pass on.
   const { BASE_URL: _base, NODE_ENV: _env, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    env: { ...inherited, LOG_LEVEL: 'warn', NO_COLOR: '1', ...opts.env },
+    // IDP_PORT=0: a child's development identity provider takes a free port, never the shared 8788.
+    env: { ...inherited, LOG_LEVEL: 'warn', NO_COLOR: '1', IDP_PORT: '0', ...opts.env },
     cwd: process.cwd(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

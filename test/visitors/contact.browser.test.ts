@@ -97,7 +97,7 @@ describe('the contact form on a published site', () => {
     expect(lead).toMatchObject({
       status: 'new',
       handled: false,
-      source: 'form',
+      source: { untrusted: true, text: 'form' },
       name: { untrusted: true, text: 'Grace Visitor' },
       email: { untrusted: true, text: 'grace@example.com' },
       phone: { untrusted: true, text: '+31 6 5555 0000' },

@@ -7,8 +7,17 @@
 // call (first or repeat) re-checks DNS and answers with the records still needed and a next step.
 // It runs outside a long transaction (the tool sets transaction: false) so a slow DNS answer never
 // holds database locks: one insert-if-absent, the look-ups, then one update.
+//
+// Squatting (issue 11 item 7): anyone may claim a hostname as pending, so a pending claim is not
+// ownership. It lapses after PENDING_CLAIM_DAYS without verification, and a claimant who proves
+// control — the TXT record `_sitegate-verify.<host>` holding the token of *their* claim, checked with
+// the same resolver — takes the hostname from another site's unproven claim. A verified domain is
+// never taken. The token of a would-be claim is derived from (website, hostname), so the refusal can
+// name it before any row exists. Apex or subdomain is decided by the public suffix list (tldts).
+import { createHash } from 'node:crypto';
 import { and, asc, count, eq, ne } from 'drizzle-orm';
-import { base62, newId } from '../../kernel/ids.js';
+import { getDomain } from 'tldts';
+import { newId } from '../../kernel/ids.js';
 import { domains } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
@@ -20,13 +29,29 @@ export const VERIFY_PREFIX = '_sitegate-verify';
 export const MAX_DOMAINS_PER_SITE = 20;
 const TOKEN_PREFIX = 'sitegate-verify=';
 
-/** One refusal for "not this site's" and "nowhere": identical code, message and hint. */
-function unavailable(hostname: string): Refusal {
+/** Days an unverified claim holds a hostname before anyone else may claim it. */
+export const PENDING_CLAIM_DAYS = 7;
+
+/** The verification token of this website's claim on a hostname (stable, so it can be named early). */
+export function claimToken(websiteId: string, hostname: string): string {
+  return createHash('sha256').update(`sitegate-claim\n${websiteId}\n${hostname}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * One refusal for "another site's" and "nowhere" (SPEC §4.5 rule 8): identical code and message, and a
+ * hint naming the proof that wins over an unverified claim (which only the real owner can publish).
+ */
+function unavailable(websiteId: string, hostname: string): Refusal {
   return new Refusal(
     'not_found',
     `The domain ${hostname} is not available to this website.`,
-    'Call list_domains to see this website’s domains, or connect_domain with an address the business owns that is not connected elsewhere.',
+    `Call list_domains to see this website’s domains. If the business owns ${hostname} and it is not connected yet, prove it: add a TXT record "${VERIFY_PREFIX}.${hostname}" with value "${TOKEN_PREFIX}${claimToken(websiteId, hostname)}", then call connect_domain again.`,
   );
+}
+
+/** True when this apex (public-suffix list, ICANN section) needs an A record rather than a CNAME. */
+export function isApex(hostname: string): boolean {
+  return getDomain(hostname, { allowPrivateDomains: false }) === hostname;
 }
 
 type DomainRow = typeof domains.$inferSelect;
@@ -69,7 +94,7 @@ export async function checkRecords(
 ): Promise<DnsRecord[]> {
   const txtName = `${VERIFY_PREFIX}.${d.hostname}`;
   const token = `${TOKEN_PREFIX}${d.verificationToken}`;
-  const apex = d.hostname.split('.').length === 2;
+  const apex = isApex(d.hostname);
   const [txt, a, cname] = await Promise.all([dns.txt(txtName), dns.a(d.hostname), dns.cname(d.hostname)]);
   const routed = cname.includes(target.cname) || a.includes(target.a);
   return [
@@ -91,11 +116,35 @@ function assertNotOurs(ctx: SiteCtx, hostname: string): void {
   }
 }
 
+/**
+ * Another site's claim on `hostname`: kept (refused) unless it is unverified and either lapsed or
+ * beaten by this site's DNS proof, in which case it is removed so this site can claim it.
+ */
+async function contest(ctx: SiteCtx, dns: DnsChecker, held: DomainRow): Promise<void> {
+  const refuse = unavailable(ctx.website.id, held.hostname);
+  if (held.status === 'verified') throw refuse;
+  const lapsed = held.createdAt.getTime() + PENDING_CLAIM_DAYS * 86_400_000 <= ctx.now.getTime();
+  if (!lapsed) {
+    const proof = `${TOKEN_PREFIX}${claimToken(ctx.website.id, held.hostname)}`;
+    const txt = await dns.txt(`${VERIFY_PREFIX}.${held.hostname}`);
+    if (!txt.includes(proof)) throw refuse;
+  }
+  // Only that exact unverified row goes: a claim verified meanwhile is left alone.
+  await ctx.tx
+    .delete(domains)
+    .where(
+      and(eq(domains.id, held.id), eq(domains.websiteId, held.websiteId), eq(domains.status, 'pending')),
+    );
+}
+
 export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) {
   const hostname = normaliseHostname(raw);
   assertNotOurs(ctx, hostname);
   let row = await byHostname(ctx, hostname);
-  if (row && row.websiteId !== ctx.website.id) throw unavailable(hostname);
+  if (row && row.websiteId !== ctx.website.id) {
+    await contest(ctx, dns, row);
+    row = undefined;
+  }
   const created = !row;
   if (!row) {
     const [n] = await ctx.tx
@@ -116,12 +165,12 @@ export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) 
         websiteId: ctx.website.id,
         hostname,
         status: 'pending',
-        verificationToken: base62(24),
+        verificationToken: claimToken(ctx.website.id, hostname),
         createdAt: ctx.now,
       })
       .onConflictDoNothing({ target: domains.hostname });
     row = await byHostname(ctx, hostname);
-    if (!row || row.websiteId !== ctx.website.id) throw unavailable(hostname);
+    if (!row || row.websiteId !== ctx.website.id) throw unavailable(ctx.website.id, hostname);
   }
 
   const cfg = ctx.services.config;
@@ -168,7 +217,7 @@ export async function setPrimaryDomain(ctx: SiteCtx, raw: string) {
     .from(domains)
     .where(and(eq(domains.hostname, hostname), eq(domains.websiteId, ctx.website.id)))
     .for('update');
-  if (!row) throw unavailable(hostname);
+  if (!row) throw unavailable(ctx.website.id, hostname);
   if (row.status !== 'verified') {
     throw new Refusal(
       'conflict',
