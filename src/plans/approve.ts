@@ -5,6 +5,8 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
+import { timeZoneOf } from '../domain/crm/booking-request.js';
+import type { SnapshotPage } from '../domain/sites/draft.js';
 import { Refusal } from '../kernel/errors.js';
 import { planNotFound } from './confirm.js';
 import { kindOf } from './kinds/index.js';
@@ -18,12 +20,14 @@ export type ApprovalListItem = {
   summary: string;
   expiresAt: Date;
   canApprove: boolean;
+  /** The website's time zone, for showing times. */
+  timeZone: string;
 };
 
 /** Pending, unexpired plans of the websites this user owns. */
 export async function listApprovals(db: Db, userId: string, now: Date): Promise<ApprovalListItem[]> {
   const rows = await db
-    .select({ plan: pendingActions, siteName: websites.name })
+    .select({ plan: pendingActions, siteName: websites.name, config: websites.config })
     .from(pendingActions)
     .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
     .innerJoin(
@@ -43,6 +47,7 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
     summary: r.plan.summary,
     expiresAt: r.plan.expiresAt,
     canApprove: r.plan.creatorId === userId,
+    timeZone: timeZoneOf(r.config),
   }));
 }
 
@@ -55,6 +60,8 @@ export type PlanView = {
   revisionChanged: boolean;
   /** Why this user cannot approve, or null when they can. */
   cannotApprove: string | null;
+  /** The workspace's time zone (the website's configured one, else UTC) for every time shown. */
+  timeZone: string;
 };
 
 type Loaded = { plan: PlanRow; site: SiteCtx; connectionName: string; revoked: boolean };
@@ -67,6 +74,7 @@ async function loadForUser(
   planId: string,
   now: Date,
   lock: boolean,
+  readOnly = false,
 ) {
   const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
   const [plan] = lock ? await q.for('update') : await q;
@@ -83,7 +91,15 @@ async function loadForUser(
   if (row.role !== 'owner') {
     throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
   }
-  if (isExpired(plan, now)) throw new Refusal('plan_expired', 'This plan expired (plans live 5 minutes).');
+  // A carried-out or declined plan stays readable after its 5 minutes (the owner sees what happened);
+  // anything still open is refused once expired.
+  const settled = plan.status === 'redeemed' || plan.status === 'declined';
+  if (isExpired(plan, now) && !(readOnly && settled)) {
+    throw new Refusal(
+      'plan_expired',
+      'This plan expired (plans live 5 minutes) before it was carried out. Nothing happened.',
+    );
+  }
   const [conn] = await tx
     .select({ name: connections.name, revokedAt: connections.revokedAt })
     .from(connections)
@@ -110,7 +126,9 @@ async function evaluate(l: Loaded, userId: string) {
   const kind = kindOf(l.plan.kind);
   if (!kind) throw new Refusal('invalid_input', `There is no reviewed action of kind "${l.plan.kind}".`);
   const subject = kind.subject.parse(l.plan.subject);
-  const revisionChanged = (await kind.revision(l.site, subject)) !== l.plan.pinnedRevision;
+  // Only an open plan is compared with the subject as it is now; a settled one describes the past.
+  const open = l.plan.status === 'pending' || l.plan.status === 'approved';
+  const revisionChanged = open && (await kind.revision(l.site, subject)) !== l.plan.pinnedRevision;
   let cannotApprove: string | null = null;
   if (l.plan.creatorId !== userId) {
     cannotApprove = 'Only the owner who created the connection that prepared this plan can approve it.';
@@ -120,14 +138,37 @@ async function evaluate(l: Loaded, userId: string) {
     cannotApprove =
       'What this plan describes has changed since it was prepared. Ask the assistant to prepare it again.';
   }
-  return { review: kind.review(subject), revisionChanged, cannotApprove };
+  return { review: kind.review(subject, { siteName: l.site.website.name }), revisionChanged, cannotApprove };
 }
 
 export async function viewPlan(services: Services, userId: string, planId: string): Promise<PlanView> {
   return services.db.transaction(async (tx) => {
-    const l = await loadForUser(tx, services, userId, planId, services.clock(), false);
+    const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
     const e = await evaluate(l, userId);
-    return { plan: l.plan, siteName: l.site.website.name, connectionName: l.connectionName, ...e };
+    return {
+      plan: l.plan,
+      siteName: l.site.website.name,
+      connectionName: l.connectionName,
+      timeZone: timeZoneOf(l.site.website.config),
+      ...e,
+    };
+  });
+}
+
+/**
+ * The draft exactly as reviewed in a publish plan (not the live draft, which may have moved on), for
+ * the approval page's preview. Same access as the plan page: the anchor site's owners only.
+ */
+export async function reviewedDraft(
+  services: Services,
+  userId: string,
+  planId: string,
+): Promise<{ websiteId: string; pages: SnapshotPage[] } | null> {
+  return services.db.transaction(async (tx) => {
+    const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
+    if (l.plan.kind !== 'publish') return null;
+    const draft = (l.plan.subject as { draft?: SnapshotPage[] }).draft;
+    return draft ? { websiteId: l.site.website.id, pages: draft } : null;
   });
 }
 

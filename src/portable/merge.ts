@@ -10,7 +10,7 @@ import type { SiteCtx, WebsiteRow } from '../domain/context.js';
 import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 import { editedSinceImport } from './refs.js';
 import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
-import { takeRestorePoint } from './restore.js';
+import { takeRestorePoint } from '../domain/sites/restore.js';
 
 export type MergeReport = {
   restorePointId: string;

@@ -43,8 +43,12 @@ it('creates a connection, copies the token once, revokes it; the token then gets
   expect(await page.content()).not.toContain(token);
   const row = page.locator('#connections tr', { hasText: 'Browser bot' });
   await expect(row.textContent()).resolves.toContain('publish');
-  await row.locator('button', { hasText: 'Revoke' }).click();
-  await page.waitForURL('**/settings/advanced/developers');
+  // Revoking asks first, then says it worked.
+  await row.locator('summary', { hasText: 'Revoke' }).click();
+  await expect(row.locator('details.revoke p').textContent()).resolves.toContain('stops working at once');
+  await row.locator('button', { hasText: 'Yes, revoke' }).click();
+  await page.waitForURL('**/settings/advanced/developers?revoked=connection');
+  await expect(page.locator('#message').textContent()).resolves.toMatch(/^Revoked\./);
   await expect(page.locator('#connections tr', { hasText: 'Browser bot' }).textContent()).resolves.toContain(
     'Revoked',
   );

@@ -41,7 +41,7 @@ it('the owner signs in, sees the change list, approves; the agent confirms and t
   const changes = await page.locator('#changes li').allTextContents();
   expect(changes).toEqual(['Page "Home" (/home): text section edited.']);
   await Promise.all([page.waitForURL(/done=approved/), page.click('#approve')]);
-  await expect(page.locator('#status').textContent()).resolves.toContain('approved');
+  await expect(page.locator('#status').textContent()).resolves.toContain('Approved');
 
   const done = await s.call(demo.tokens.all, 'confirm_pending_action', { planId });
   expect(done.ok).toBe(true);

@@ -152,9 +152,16 @@ describe('search visibility', () => {
     const planId = r.data!.planId as string;
     const page = await f.owner.get(`/approvals/${planId}`);
     expect(page.body).toContain('hidden from search engines');
+    const noindex = async () =>
+      (await (await fetch(`${s.url}/sites/${f.demo.websites.main}/`)).text()).includes(
+        '<meta name="robots" content="noindex">',
+      );
+    expect(await noindex()).toBe(false);
     await approve(f.owner, planId);
     expect((await confirm(f.demo.tokens.all, planId)).data?.result).toEqual({ searchVisible: false });
     expect((await site(f.demo.websites.main)).searchVisible).toBe(false);
+    // What the approval page promised: the live pages now ask search engines not to list them.
+    expect(await noindex()).toBe(true);
   });
 
   it('refuses when the setting changed after review', async () => {
@@ -192,7 +199,7 @@ describe('grant access', () => {
     const planId = r.data!.planId as string;
     const page = await f.owner.get(`/approvals/${planId}`);
     expect(page.body).toContain('new.editor@example.com');
-    expect(page.body).toContain('Editor (can edit drafts)');
+    expect(page.body).toContain('edit draft pages, sections and posts');
     await approve(f.owner, planId);
     const done = await confirm(f.demo.tokens.all, planId);
     expect(done.ok).toBe(true);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';
 import { pages, restorePoints, sections, websiteMembers, websites } from '../../src/db/schema.js';
 import { exportSite } from '../../src/portable/export.js';
-import { restoreFromPoint } from '../../src/portable/restore.js';
+import { restoreFromPoint } from '../../src/domain/sites/restore.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;

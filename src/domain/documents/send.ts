@@ -54,8 +54,14 @@ export function assertSendable(row: DocumentRow): void {
   }
 }
 
+/** What the email is made from: the stored document's customer-facing fields. */
+export type DocumentContent = Pick<
+  DocumentRow,
+  'kind' | 'number' | 'recipientName' | 'recipientEmail' | 'lines' | 'currency' | 'totalCents' | 'dueAt'
+>;
+
 /** The document itself as HTML (the attachment) and as plain text (the body). */
-export function renderDocument(d: DocumentRow, sender: string) {
+export function renderDocument(d: DocumentContent, sender: string) {
   const title = `${d.kind === 'invoice' ? 'Invoice' : 'Quote'} ${d.number}`;
   const line = (l: DocumentLine) =>
     `${l.quantity} × ${l.description} @ ${money(l.unitPriceCents, d.currency)} = ${money(l.quantity * l.unitPriceCents, d.currency)}`;
@@ -78,22 +84,25 @@ export function renderDocument(d: DocumentRow, sender: string) {
   return { title, text, html };
 }
 
+/** The exact email a send delivers: the approval page shows this, the send queues this. */
+export function documentEmail(d: DocumentContent, sender: string) {
+  const { title, text, html } = renderDocument(d, sender);
+  return {
+    to: d.recipientEmail,
+    subject: `${title} from ${sender}`,
+    text,
+    html,
+    attachments: [{ filename: `${d.number}.html`, content: html }],
+  };
+}
+
 /** Marks the document sent and queues the email carrying it, in the caller's transaction. */
 export async function sendDocument(ctx: SiteCtx, documentId: string) {
   const d = await documentOf(ctx, documentId);
   assertSendable(d);
-  const { title, text, html } = renderDocument(d, ctx.website.name);
   const mailId = await queueMail(
     ctx.tx,
-    {
-      websiteId: ctx.website.id,
-      kind: 'document',
-      to: d.recipientEmail,
-      subject: `${title} from ${ctx.website.name}`,
-      text,
-      html,
-      attachments: [{ filename: `${d.number}.html`, content: html }],
-    },
+    { websiteId: ctx.website.id, kind: 'document', ...documentEmail(d, ctx.website.name) },
     ctx.now,
   );
   await ctx.tx

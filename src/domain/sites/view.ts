@@ -21,6 +21,8 @@ export type SiteView = {
   name: string;
   pages: SnapshotPage[];
   brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
+  /** The search visibility setting (SPEC §4.5 prepare_search_visibility): false asks engines not to list it. */
+  searchVisible: boolean;
 };
 
 /** The draft (for members) or the published snapshot (null when never published or unpublished). */
@@ -34,6 +36,7 @@ export async function loadSiteView(
       id: websites.id,
       name: websites.name,
       published: websites.published,
+      searchVisible: websites.searchVisible,
       palette: brands.palette,
       fonts: brands.fonts,
     })
@@ -54,6 +57,7 @@ export async function loadSiteView(
     name: row.name,
     pages,
     brand: { palette: row.palette ?? {}, fonts: row.fonts ?? {} },
+    searchVisible: row.searchVisible,
   };
 }
 

@@ -23,6 +23,11 @@ const AccessSubject = z.object({
 });
 type AccessSubject = z.infer<typeof AccessSubject>;
 
+const LEVEL_MEANS = {
+  editor: 'See the site and its draft, and edit draft pages, sections and posts.',
+  viewer: 'See the site and its draft; change nothing.',
+} as const;
+
 async function ownerStatus(ctx: SiteCtx): Promise<string> {
   const [m] = await ctx.tx
     .select({ role: websiteMembers.role })
@@ -50,9 +55,16 @@ export const grantAccessKind = defineKind<AccessSubject>({
     title: `Invite ${s.email} to ${s.siteName}`,
     facts: [
       { label: 'Invited address', value: s.email },
-      { label: 'Level', value: s.level === 'editor' ? 'Editor (can edit drafts)' : 'Viewer (read only)' },
-      { label: 'Website', value: `${s.siteName} only` },
-      { label: 'What happens', value: `An invitation email with a link valid for ${INVITATION_DAYS} days.` },
+      { label: 'Level', value: s.level === 'editor' ? 'Editor' : 'Viewer' },
+      { label: 'Website', value: `${s.siteName} only (no other website of yours)` },
+      { label: 'What this level may do', value: LEVEL_MEANS[s.level] },
+      {
+        label: 'What happens',
+        value: `An invitation email goes to ${s.email} with a link valid for ${INVITATION_DAYS} days. Access starts only when they accept it.`,
+      },
+    ],
+    notes: [
+      'They cannot publish, invite others, connect domains, approve plans or delete anything: those stay with you.',
     ],
   }),
   async execute(ctx, s) {

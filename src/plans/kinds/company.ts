@@ -26,8 +26,16 @@ export const createCompanyKind = defineKind<CompanySubject>({
     title: `Create the company "${s.name}"`,
     facts: [
       { label: 'Company name', value: s.name },
-      { label: 'Plan', value: 'Free, no credits, no trial, no website; nothing is charged' },
       { label: 'Owner', value: 'You' },
+      {
+        label: 'What is created',
+        value: 'A new, separate company on the free plan, with you as its only member.',
+      },
+      {
+        label: 'What is not created',
+        value:
+          'No website, no credits, no trial, no monthly credit reset, nothing in a payment system; nothing is charged.',
+      },
     ],
   }),
   execute: (ctx, s) => createCompany(ctx, s.name),

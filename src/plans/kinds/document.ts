@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   assertSendable,
+  documentEmail,
   documentFingerprint,
   documentOf,
   sendDocument,
@@ -22,8 +23,15 @@ const DocumentSubject = z.object({
   lines: z.array(z.object({ description: z.string(), quantity: z.number(), unitPriceCents: z.number() })),
   currency: z.string(),
   totalCents: z.number(),
+  /** ISO date; absent in plans made before it was recorded. */
+  dueAt: z.string().nullable().optional(),
 });
 type DocumentSubject = z.infer<typeof DocumentSubject>;
+
+function emailOf(s: DocumentSubject, sender: string) {
+  const mail = documentEmail({ ...s, dueAt: s.dueAt ? new Date(s.dueAt) : null }, sender);
+  return { to: mail.to, subject: mail.subject, text: mail.text };
+}
 
 export const sendDocumentKind = defineKind<DocumentSubject>({
   kind: 'send_document',
@@ -35,7 +43,8 @@ export const sendDocumentKind = defineKind<DocumentSubject>({
   },
   subject: DocumentSubject,
   revision: async (ctx, s) => documentFingerprint(await documentOf(ctx, s.documentId)),
-  review: (s) => ({
+  review: (s, info) => ({
+    email: emailOf(s, info.siteName),
     title: `Send ${s.kind} ${s.number}`,
     facts: [
       { label: 'Recipient', value: `${s.recipientName} <${s.recipientEmail}>` },
@@ -83,6 +92,7 @@ export async function prepareSendDocument(ctx: SiteCtx, documentId: string): Pro
     lines: d.lines,
     currency: d.currency,
     totalCents: d.totalCents,
+    dueAt: d.dueAt?.toISOString() ?? null,
   };
   return createPlan(ctx, 'send_document', {
     subject,

@@ -54,7 +54,13 @@ export const publishProductKind = defineKind<ProductSubject>({
       { label: 'Price', value: money(s.priceCents, s.currency) },
       { label: 'Description', value: s.description || '(none)' },
       { label: 'Revision', value: String(s.revision) },
+      {
+        label: 'What happens',
+        value:
+          'Customers can see and buy this product at this price. A later edit of the product needs a new approval.',
+      },
     ],
+    product: { name: s.name, price: money(s.priceCents, s.currency), description: s.description },
   }),
   async execute(ctx, s) {
     await ctx.tx

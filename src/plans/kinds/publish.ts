@@ -6,7 +6,8 @@ import { websites } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
 import { Refusal } from '../../kernel/errors.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
-import { loadDraft } from '../../domain/sites/draft.js';
+import { PublishReview, reviewPublish } from '../../domain/pages/publish-review.js';
+import { type SnapshotPage, loadDraft } from '../../domain/sites/draft.js';
 import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/sites/publish.js';
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
@@ -17,6 +18,10 @@ const publishing = { scope: 'publish', area: 'publishing', role: 'editor' } as c
 const PublishSubject = z.object({
   siteName: z.string(),
   changes: z.array(z.object({ page: z.string(), change: z.string(), description: z.string() })),
+  /** The change itself, field by field, computed at prepare time (absent in plans made before). */
+  review: PublishReview.optional(),
+  /** The reviewed draft itself: the approval page's preview renders exactly this, not the live draft. */
+  draft: z.array(z.custom<SnapshotPage>((v) => typeof v === 'object' && v !== null)).optional(),
 });
 type PublishSubject = z.infer<typeof PublishSubject>;
 
@@ -47,8 +52,16 @@ export const publishKind = defineKind<PublishSubject>({
   revision: (ctx) => draftRevision(ctx),
   review: (s) => ({
     title: `Publish the draft of ${s.siteName}`,
-    facts: [{ label: 'What happens', value: 'The current draft becomes the live website.' }],
+    facts: [
+      {
+        label: 'What happens',
+        value:
+          'The draft as reviewed here becomes the live website. If the draft changes before your assistant carries this out, nothing is published.',
+      },
+    ],
     list: { heading: 'Changes that will go live', items: s.changes.map((c) => c.description), empty: 'None' },
+    ...(s.review ? { publish: s.review } : {}),
+    preview: Boolean(s.draft),
   }),
   async execute(ctx) {
     const snapshot = await publishDraft(ctx.tx, ctx.website.id, ctx.now);
@@ -70,6 +83,8 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   const subject: PublishSubject = {
     siteName: ctx.website.name,
     changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
+    review: reviewPublish(draft, await publishedSnapshotOf(ctx.tx, ctx.website.id)),
+    draft,
   };
   return createPlan(ctx, 'publish', {
     subject,
@@ -89,9 +104,15 @@ export const unpublishKind = defineKind<UnpublishSubject>({
   review: (s) => ({
     title: `Take ${s.siteName} offline`,
     facts: [
-      { label: 'What happens', value: 'The live website is taken offline. The draft is kept.' },
-      { label: 'Live since', value: s.publishedAt ?? 'unknown' },
+      { label: 'What goes offline', value: `Every page and blog post of ${s.siteName}'s live website.` },
+      {
+        label: 'What visitors see instead',
+        value:
+          'A “Not found” page at every address of the site; its contact and booking forms stop taking requests.',
+      },
+      { label: 'What is kept', value: 'The draft, with all its pages, so you can publish again later.' },
     ],
+    ...(s.publishedAt ? { when: [{ label: 'Live since', at: s.publishedAt }] } : {}),
   }),
   async execute(ctx) {
     await unpublishSite(ctx.tx, ctx.website.id, ctx.now);

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { SiteCtx } from '../../domain/context.js';
 import type { GateRule } from '../../gate/authorize.js';
+import type { PublishReview } from '../../domain/pages/publish-review.js';
 
 export const PLAN_KINDS = [
   'publish',
@@ -20,13 +21,28 @@ export function isPlanKind(s: string): s is PlanKind {
   return (PLAN_KINDS as readonly string[]).includes(s);
 }
 
-/** What the approval page shows: exactly what will happen, in the owner's words. */
+/** What the approval page shows: exactly what will happen, in the owner's words. Plain strings only. */
 export type PlanReview = {
   title: string;
   facts: Array<{ label: string; value: string }>;
   list?: { heading: string; items: string[]; empty: string };
   table?: { columns: string[]; rows: string[][]; footer?: string[] };
+  /** Publish: the change itself, field by field (the page marks the word-level differences). */
+  publish?: PublishReview;
+  /** True when GET /approvals/:id/preview shows exactly the reviewed revision. */
+  preview?: boolean;
+  /** The exact email that will be sent (send document). */
+  email?: { to: string; subject: string; text: string };
+  /** Plain sentences: what happens and what does not. */
+  notes?: string[];
+  /** Publish product: the product as customers will see it. */
+  product?: { name: string; price: string; description: string };
+  /** Moments (ISO) the page shows in the workspace's time zone. */
+  when?: Array<{ label: string; at: string }>;
 };
+
+/** What a review may read besides the stored subject (never the live, possibly moved-on, state). */
+export type ReviewInfo = { siteName: string };
 
 export type PlanKindDef<S = unknown> = {
   kind: PlanKind;
@@ -35,7 +51,7 @@ export type PlanKindDef<S = unknown> = {
   subject: z.ZodType<S>;
   /** The reviewed revision as it is now; locks the rows it reads so nothing moves until commit. */
   revision(ctx: SiteCtx, subject: S): Promise<string>;
-  review(subject: S): PlanReview;
+  review(subject: S, info: ReviewInfo): PlanReview;
   /** Performs the action. Runs once, inside the redeeming transaction, after every check passed. */
   execute(ctx: SiteCtx, subject: S): Promise<Record<string, unknown>>;
 };

@@ -23,6 +23,13 @@ async function currentValue(ctx: SiteCtx): Promise<boolean> {
 
 const describe = (v: boolean) => (v ? 'visible to search engines' : 'hidden from search engines');
 
+const MEANS = {
+  visible:
+    'Search engines such as Google and Bing may list the live pages in their results, so new visitors can find the site by searching.',
+  hidden:
+    'Search engines are asked not to list the site; pages already listed drop out over time. Anyone with the address can still visit.',
+};
+
 export const searchVisibilityKind = defineKind<VisibilitySubject>({
   kind: 'search_visibility',
   rule: {
@@ -38,6 +45,7 @@ export const searchVisibilityKind = defineKind<VisibilitySubject>({
     facts: [
       { label: 'Now', value: describe(!s.visible) },
       { label: 'After approval', value: describe(s.visible) },
+      { label: 'What it means', value: s.visible ? MEANS.visible : MEANS.hidden },
     ],
   }),
   async execute(ctx, s) {

@@ -1,9 +1,10 @@
 // The owner's approval pages (DESIGN §5.3, §5.5): the pending list and one plan showing exactly what
 // will happen, with Approve / Decline forms carrying the CSRF token.
 import type { ApprovalListItem, PlanView } from '../../plans/approve.js';
-import type { PlanReview } from '../../plans/kinds/types.js';
 import type { SessionUser } from '../session.js';
 import { CsrfField, Layout } from './layout.js';
+import { REVIEW_CSS, Review } from './plan-review.js';
+import { Time } from './time.js';
 
 const KIND_LABELS: Record<string, string> = {
   publish: 'Publish the site',
@@ -15,7 +16,16 @@ const KIND_LABELS: Record<string, string> = {
   create_company: 'Create a company',
 };
 
-const time = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
+/** What a carried-out plan did, in the past tense. */
+const DONE: Record<string, string> = {
+  publish: 'The draft went live.',
+  unpublish: 'The site was taken offline.',
+  publish_product: 'The product became public.',
+  search_visibility: 'The search visibility setting was changed.',
+  grant_access: 'The invitation was created and its email queued.',
+  send_document: 'The document was marked sent and its email queued.',
+  create_company: 'The company was created.',
+};
 
 export function ApprovalsPage(props: { user: SessionUser; csrf: string; items: ApprovalListItem[] }) {
   return (
@@ -29,29 +39,31 @@ export function ApprovalsPage(props: { user: SessionUser; csrf: string; items: A
         <div class="card">Nothing is waiting for your approval.</div>
       ) : (
         <div class="card">
-          <table>
+          <table class="rt">
             <thead>
               <tr>
-                <th>Action</th>
-                <th>Website</th>
-                <th>Summary</th>
-                <th>Expires</th>
+                <th scope="col">Action</th>
+                <th scope="col">Website</th>
+                <th scope="col">Summary</th>
+                <th scope="col">Expires</th>
               </tr>
             </thead>
             <tbody>
               {props.items.map((i) => (
                 <tr>
-                  <td>
+                  <td data-label="Action">
                     <a href={`/approvals/${i.planId}`}>{KIND_LABELS[i.kind] ?? i.kind}</a>
                   </td>
-                  <td>{i.siteName}</td>
-                  <td>
+                  <td data-label="Website">{i.siteName}</td>
+                  <td data-label="Summary">
                     {i.summary}
                     {i.canApprove ? null : (
                       <div class="muted">Only the connection's creator can approve.</div>
                     )}
                   </td>
-                  <td>{time(i.expiresAt)}</td>
+                  <td data-label="Expires">
+                    <Time at={i.expiresAt} tz={i.timeZone} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -62,97 +74,31 @@ export function ApprovalsPage(props: { user: SessionUser; csrf: string; items: A
   );
 }
 
-function Review(props: { review: PlanReview }) {
-  const r = props.review;
-  return (
-    <>
-      <h2>{r.title}</h2>
-      <table>
-        <tbody>
-          {r.facts.map((f) => (
-            <tr>
-              <th>{f.label}</th>
-              <td>{f.value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {r.list ? (
-        <>
-          <h3>{r.list.heading}</h3>
-          {r.list.items.length ? (
-            <ul id="changes">
-              {r.list.items.map((i) => (
-                <li>{i}</li>
-              ))}
-            </ul>
-          ) : (
-            <p class="muted">{r.list.empty}</p>
-          )}
-        </>
-      ) : null}
-      {r.table ? (
-        <table id="lines">
-          <thead>
-            <tr>
-              {r.table.columns.map((c) => (
-                <th>{c}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {r.table.rows.map((row) => (
-              <tr>
-                {row.map((c) => (
-                  <td>{c}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-          {r.table.footer ? (
-            <tfoot>
-              <tr>
-                {r.table.footer.map((c) => (
-                  <th>{c}</th>
-                ))}
-              </tr>
-            </tfoot>
-          ) : null}
-        </table>
-      ) : null}
-    </>
-  );
-}
-
 export function PlanPage(props: { user: SessionUser; csrf: string; view: PlanView; done?: string }) {
   const { view } = props;
-  const id = view.plan.id;
+  const plan = view.plan;
+  const id = plan.id;
+  const tz = view.timeZone;
   return (
-    <Layout title="Review a plan" user={props.user} csrf={props.csrf}>
+    <Layout title="Review a plan" user={props.user} csrf={props.csrf} css={REVIEW_CSS}>
       <p>
         <a href="/approvals">← Approvals</a>
       </p>
       <div class="card">
         <p class="muted">
-          {KIND_LABELS[view.plan.kind] ?? view.plan.kind} on <strong>{view.siteName}</strong>, prepared
-          through “{view.connectionName}”. Expires at {time(view.plan.expiresAt)}.
+          {KIND_LABELS[plan.kind] ?? plan.kind} on <strong>{view.siteName}</strong>, prepared through “
+          {view.connectionName}” at <Time at={plan.createdAt} tz={tz} />.
         </p>
-        <Review review={view.review} />
-        <p id="status">
-          Status: <strong>{view.plan.status}</strong>
-        </p>
-        {props.done === 'approved' ? (
-          <p class="ok">Approved. Your assistant can now carry it out with confirm_pending_action.</p>
-        ) : null}
-        {props.done === 'declined' ? <p class="ok">Declined. Nothing will happen.</p> : null}
+        <Review review={view.review} tz={tz} planId={id} />
+        <div id="status" role="status">
+          <Outcome view={view} />
+        </div>
         {view.revisionChanged ? (
           <p class="error">This changed since the plan was prepared, so it can no longer be approved.</p>
         ) : null}
-        {view.cannotApprove && view.plan.status === 'pending' ? (
-          <p class="error">{view.cannotApprove}</p>
-        ) : null}
-        {view.plan.status === 'pending' ? (
-          <div style="display:flex;gap:.5rem">
+        {view.cannotApprove && plan.status === 'pending' ? <p class="error">{view.cannotApprove}</p> : null}
+        {plan.status === 'pending' ? (
+          <div class="actions">
             {view.cannotApprove ? null : (
               <form method="post" action={`/approvals/${id}/approve`}>
                 <CsrfField csrf={props.csrf} />
@@ -171,6 +117,53 @@ export function PlanPage(props: { user: SessionUser; csrf: string; view: PlanVie
         ) : null}
       </div>
     </Layout>
+  );
+}
+
+/** Where the plan stands, in words: what happened and when (issue 12 item 4). */
+function Outcome(props: { view: PlanView }) {
+  const { plan, timeZone: tz } = props.view;
+  if (plan.status === 'redeemed' && plan.redeemedAt) {
+    return (
+      <p class="ok">
+        <strong>Done.</strong> {DONE[plan.kind] ?? 'It was carried out.'} Your assistant carried it out at{' '}
+        <Time at={plan.redeemedAt} tz={tz} />
+        {plan.approvedAt ? (
+          <>
+            , after you approved it at <Time at={plan.approvedAt} tz={tz} />
+          </>
+        ) : null}
+        .{typeof plan.result?.mail === 'string' ? ` ${plan.result.mail}` : null}
+      </p>
+    );
+  }
+  if (plan.status === 'approved') {
+    return (
+      <p class="ok">
+        <strong>Approved</strong>
+        {plan.approvedAt ? (
+          <>
+            {' '}
+            at <Time at={plan.approvedAt} tz={tz} />
+          </>
+        ) : null}
+        . Nothing has happened yet: your assistant can now carry it out, until{' '}
+        <Time at={plan.expiresAt} tz={tz} />. Afterwards this page says when it was done.
+      </p>
+    );
+  }
+  if (plan.status === 'declined') {
+    return (
+      <p class="ok">
+        <strong>Declined.</strong> Nothing will happen.
+      </p>
+    );
+  }
+  return (
+    <p>
+      <strong>Waiting for your decision.</strong> Approve or decline before{' '}
+      <Time at={plan.expiresAt} tz={tz} />; after that the plan expires and nothing happens.
+    </p>
   );
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_SCOPES, SCOPES, type Scope, isScope } from '../../kernel/scopes
 import type { SessionUser } from '../session.js';
 import { ScopeBoxes, SiteAndReach } from './grant-fields.js';
 import { CsrfField, Layout } from './layout.js';
+import { Time } from './time.js';
 
 export type ConnectProps = {
   user: SessionUser;
@@ -135,7 +136,7 @@ function OAuthSection(p: ConnectProps) {
           <div class="card" data-pending-client={s.clientId}>
             <p>
               <ClientName s={s} /> signed in as you{s.email ? ` (${s.email})` : ''} at{' '}
-              {s.createdAt.toISOString()}.
+              <Time at={s.createdAt} tz="UTC" />.
             </p>
             {form(s.clientId)}
           </div>

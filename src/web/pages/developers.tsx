@@ -11,6 +11,7 @@ import { DEFAULT_SCOPES, SCOPES } from '../../kernel/scopes.js';
 import type { SessionUser } from '../session.js';
 import { ScopeBoxes, SiteAndReach } from './grant-fields.js';
 import { CsrfField, Layout } from './layout.js';
+import { Time } from './time.js';
 
 export type DevelopersProps = {
   user: SessionUser;
@@ -29,7 +30,15 @@ export type DevelopersProps = {
   message?: { kind: 'ok' | 'error'; text: string };
 };
 
-const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') : '—');
+const when = (d: Date | null) => (d ? <Time at={d} tz="UTC" /> : '—');
+
+// Phone widths: tables become stacked cards (layout.tsx `table.rt`), filters wrap.
+const CSS = `
+.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}.filters label{flex:1 1 9rem;margin:0}
+details.revoke summary{display:inline-block;cursor:pointer;padding:.4rem .8rem;border:1px solid #b00020;border-radius:8px;color:#b00020;background:#fff}
+details.revoke[open] summary{margin-bottom:.4rem}details.revoke p{margin:.25rem 0;font-size:.9rem}
+button.danger{background:#b00020;border-color:#b00020}#new-token pre{white-space:pre-wrap;overflow-wrap:anywhere}
+`;
 
 const COPY_SCRIPT = `document.addEventListener('click',async(e)=>{const b=e.target.closest('[data-copy]');if(!b)return;
 const t=document.getElementById(b.dataset.copy).textContent;await navigator.clipboard.writeText(t);b.textContent='Copied';});`;
@@ -37,9 +46,13 @@ const t=document.getElementById(b.dataset.copy).textContent;await navigator.clip
 export function DevelopersPage(p: DevelopersProps) {
   const siteName = new Map(p.sites.map((s) => [s.id, s.name]));
   return (
-    <Layout title="Developers" user={p.user} csrf={p.csrf}>
+    <Layout title="Developers" user={p.user} csrf={p.csrf} css={CSS}>
       <h1>Developers</h1>
-      {p.message ? <p class={p.message.kind}>{p.message.text}</p> : null}
+      {p.message ? (
+        <p class={p.message.kind} role="status" id="message">
+          {p.message.text}
+        </p>
+      ) : null}
       {p.sites.length === 0 ? (
         <div class="card">
           <p class="error">Only a website owner can manage connections.</p>
@@ -48,40 +61,44 @@ export function DevelopersPage(p: DevelopersProps) {
       {p.created ? <CreatedToken created={p.created} /> : null}
       <div class="card">
         <h2>Connections</h2>
-        <table id="connections">
+        <table id="connections" class="rt">
           <thead>
             <tr>
-              <th>Name</th>
-              <th>Reach</th>
-              <th>Scopes</th>
-              <th>Token</th>
-              <th>Client</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th />
+              <th scope="col">Name</th>
+              <th scope="col">Reach</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Token</th>
+              <th scope="col">Client</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="sr">Revoke</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {p.connections.map((c) => (
               <tr data-connection={c.id}>
-                <td>
+                <td data-label="Name">
                   {c.name}
                   {c.oauthEmail ? <small class="muted"> signed in as {c.oauthEmail}</small> : null}
                 </td>
-                <td>
+                <td data-label="Reach">
                   {c.reach === 'workspace'
                     ? 'Whole workspace'
                     : (siteName.get(c.websiteId) ?? 'This website')}
                 </td>
-                <td>{c.scopes.join(', ')}</td>
-                <td>
+                <td data-label="Scopes">{c.scopes.join(', ')}</td>
+                <td data-label="Token">
                   <code>{c.tokenPrefix ? `${c.tokenPrefix}…` : '—'}</code>
                 </td>
-                <td>{c.clientKind}</td>
-                <td>{when(c.createdAt)}</td>
-                <td>{when(c.lastUsedAt)}</td>
+                <td data-label="Client">{c.clientKind}</td>
+                <td data-label="Created">{when(c.createdAt)}</td>
+                <td data-label="Last used">{when(c.lastUsedAt)}</td>
                 <td>
                   <RevokeCell
+                    what="connection"
+                    name={c.name}
                     revoked={Boolean(c.revokedAt)}
                     action={`/settings/advanced/developers/connections/${c.id}/revoke`}
                     csrf={p.csrf}
@@ -144,17 +161,29 @@ function Delivery(p: DevelopersProps & { siteName: Map<string, string> }) {
         For a website front end: <code>GET /v1/content/site</code> and{' '}
         <code>GET /v1/content/pages/:slug</code>. They cannot write and are refused by the MCP endpoint.
       </p>
-      <table>
+      <table class="rt">
+        <thead>
+          <tr>
+            <th scope="col">Website</th>
+            <th scope="col">Token</th>
+            <th scope="col">Created</th>
+            <th scope="col">
+              <span class="sr">Revoke</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {p.deliveryTokens.map((t) => (
             <tr data-delivery={t.id}>
-              <td>{p.siteName.get(t.websiteId)}</td>
-              <td>
+              <td data-label="Website">{p.siteName.get(t.websiteId)}</td>
+              <td data-label="Token">
                 <code>{t.tokenPrefix}…</code>
               </td>
-              <td>{when(t.createdAt)}</td>
+              <td data-label="Created">{when(t.createdAt)}</td>
               <td>
                 <RevokeCell
+                  what="delivery token"
+                  name={t.tokenPrefix}
                   revoked={Boolean(t.revokedAt)}
                   action={`/settings/advanced/developers/delivery/${t.id}/revoke`}
                   csrf={p.csrf}
@@ -197,11 +226,7 @@ function ActivityCard(p: DevelopersProps) {
   return (
     <div class="card">
       <h2>Activity (last 90 days)</h2>
-      <form
-        method="get"
-        action="/settings/advanced/developers"
-        style="display:flex;gap:.5rem;align-items:end"
-      >
+      <form method="get" action="/settings/advanced/developers" class="filters">
         <label>
           Connection
           <select name="connectionId">
@@ -226,16 +251,26 @@ function ActivityCard(p: DevelopersProps) {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <table id="activity">
+      <table id="activity" class="rt">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Connection</th>
+            <th scope="col">Tool</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Code</th>
+            <th scope="col">What happened</th>
+          </tr>
+        </thead>
         <tbody>
           {p.activity.rows.map((a) => (
             <tr data-outcome={a.outcome}>
-              <td>{when(a.createdAt)}</td>
-              <td>{(a.connectionId && names.get(a.connectionId)) ?? ''}</td>
-              <td>{a.tool}</td>
-              <td>{a.outcome}</td>
-              <td>{a.code ?? ''}</td>
-              <td>{a.summary}</td>
+              <td data-label="When">{when(a.createdAt)}</td>
+              <td data-label="Connection">{(a.connectionId && names.get(a.connectionId)) ?? ''}</td>
+              <td data-label="Tool">{a.tool}</td>
+              <td data-label="Outcome">{a.outcome}</td>
+              <td data-label="Code">{a.code ?? ''}</td>
+              <td data-label="What happened">{a.summary}</td>
             </tr>
           ))}
         </tbody>
@@ -250,15 +285,25 @@ function ActivityCard(p: DevelopersProps) {
   );
 }
 
-/** "Revoked", or the revoke form (CSRF-guarded) for a connection or delivery token. */
-function RevokeCell(props: { revoked: boolean; action: string; csrf: string }) {
+/**
+ * "Revoked", or the revoke form (CSRF-guarded) for a connection or delivery token behind a
+ * confirmation step that says what revoking does (no script needed).
+ */
+function RevokeCell(props: { revoked: boolean; action: string; csrf: string; what: string; name: string }) {
   if (props.revoked) return <span class="muted">Revoked</span>;
   return (
-    <form method="post" action={props.action}>
-      <CsrfField csrf={props.csrf} />
-      <button type="submit" class="secondary">
-        Revoke
-      </button>
-    </form>
+    <details class="revoke">
+      <summary>Revoke…</summary>
+      <form method="post" action={props.action}>
+        <CsrfField csrf={props.csrf} />
+        <p>
+          Revoke the {props.what} “{props.name}”? Anything using its token stops working at once. This cannot
+          be undone.
+        </p>
+        <button type="submit" class="danger">
+          Yes, revoke
+        </button>
+      </form>
+    </details>
   );
 }

@@ -1,4 +1,5 @@
 // The shared page frame of the owner-facing web app (server-rendered with hono/jsx; everything escaped).
+import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { SessionUser } from '../session.js';
 
@@ -11,16 +12,32 @@ button,.btn{font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid #
 button.secondary{background:#fff;color:#1b1b1f}input,select,textarea{font:inherit;padding:.45rem;border:1px solid #c8c8d0;border-radius:6px;width:100%}
 label{display:block;margin:.5rem 0}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;border-bottom:1px solid #eee}
 .muted{color:#666}.error{color:#b00020}.ok{color:#0a7a32}code,pre{background:#f0f0f4;padding:.1rem .3rem;border-radius:4px;overflow:auto}
+header{flex-wrap:wrap;row-gap:.5rem}header button{white-space:nowrap}td{overflow-wrap:anywhere}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.actions form{margin:0}
+a.btn{display:inline-block;text-decoration:none}.btn.secondary{background:#fff;color:#1b1b1f}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:640px){header{padding:.6rem 1rem;gap:.4rem .9rem}main{margin:1rem auto;padding:0 .6rem}.card{padding:.9rem}
+table.rt thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.rt tr{display:block;border-bottom:1px solid #e3e3e8;padding:.5rem 0}table.rt td{display:block;border:0;padding:.1rem 0}
+table.rt td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}
 `;
 
-export function Layout(props: { title: string; user?: SessionUser | null; csrf?: string; children?: Child }) {
+export function Layout(props: {
+  title: string;
+  user?: SessionUser | null;
+  csrf?: string;
+  /** Page-specific CSS, appended to the shared sheet: a constant of ours, never data (it is not escaped). */
+  css?: string;
+  children?: Child;
+}) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · Sitegate`}</title>
-        <style>{CSS}</style>
+        {/* Our own constant CSS, not data: raw so quotes in it survive. */}
+        <style>{raw(props.css ? CSS + props.css : CSS)}</style>
       </head>
       <body>
         <header>

@@ -21,6 +21,10 @@ export type RenderSite = {
   /** Where site-relative links point: /sites/<id> or /editor/<id>. */
   basePath: string;
   mode: 'draft' | 'live';
+  /** The draft bar's text, when not the default (the reviewed-revision preview of an approval). */
+  draftNote?: string;
+  /** The owner hid the live site from search engines (search visibility off): pages carry noindex. */
+  noindex?: boolean;
   nav: Array<{ slug: string; title: string }>;
   hasPosts: boolean;
   brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
@@ -91,9 +95,9 @@ function shell(site: RenderSite, title: string, description: string | null, body
     .join('');
   const bar =
     site.mode === 'draft'
-      ? '<div class="draft-bar" role="status">Draft preview: visitors do not see these changes until the owner publishes them.</div>'
+      ? `<div class="draft-bar" role="status">${e(site.draftNote ?? 'Draft preview: visitors do not see these changes until the owner publishes them.')}</div>`
       : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title>${description ? `<meta name="description" content="${e(description)}">` : ''}${site.mode === 'draft' ? '<meta name="robots" content="noindex">' : ''}<style>${CSS}${brandCss(site.brand)}</style></head><body>${bar}<header class="site-header"><a class="brand" href="${e(`${base}/`)}">${e(site.siteName)}</a><nav>${nav}</nav></header><main>${body}</main><footer class="site-footer">© ${e(site.siteName)}</footer></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title>${description ? `<meta name="description" content="${e(description)}">` : ''}${site.mode === 'draft' || site.noindex ? '<meta name="robots" content="noindex">' : ''}<style>${CSS}${brandCss(site.brand)}</style></head><body>${bar}<header class="site-header"><a class="brand" href="${e(`${base}/`)}">${e(site.siteName)}</a><nav>${nav}</nav></header><main>${body}</main><footer class="site-footer">© ${e(site.siteName)}</footer></body></html>`;
 }
 
 export function renderPage(site: RenderSite, page: RenderPage): string {

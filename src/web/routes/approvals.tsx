@@ -2,10 +2,12 @@
 // only; the CSRF guard of session.ts has already checked every POST. Rules live in src/plans/approve.ts.
 import type { Context, Hono } from 'hono';
 import { Refusal } from '../../kernel/errors.js';
-import { approvePlan, declinePlan, listApprovals, viewPlan } from '../../plans/approve.js';
+import { loadSiteView } from '../../domain/sites/view.js';
+import { approvePlan, declinePlan, listApprovals, reviewedDraft, viewPlan } from '../../plans/approve.js';
 import type { AppDeps } from '../deps.js';
 import { ApprovalsPage, PlanPage, RefusalPage } from '../pages/approvals.js';
 import { type WebEnv, requireUser } from '../session.js';
+import { notFoundPage, renderView } from './preview.js';
 
 const STATUS: Partial<Record<string, 403 | 404 | 409 | 410>> = {
   not_found: 404,
@@ -41,6 +43,28 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
       return refused(c, err);
     }
   });
+
+  // The draft exactly as the owner reviews it in a publish plan (not the live draft).
+  const preview = async (c: Context<WebEnv>) => {
+    const user = c.get('user')!;
+    const id = c.req.param('id') ?? '';
+    try {
+      const reviewed = await reviewedDraft(services, user.id, id);
+      const view = reviewed && (await loadSiteView(services.db, reviewed.websiteId, 'draft'));
+      if (!reviewed || !view) return notFoundPage(c);
+      return renderView(
+        c,
+        { ...view, pages: reviewed.pages },
+        'draft',
+        `/approvals/${id}/preview`,
+        'Preview of the draft exactly as you are reviewing it. Visitors see none of it until you approve and it is carried out.',
+      );
+    } catch (err) {
+      return refused(c, err);
+    }
+  };
+  app.get('/approvals/:id/preview', preview);
+  app.get('/approvals/:id/preview/*', preview);
 
   for (const [action, run] of [
     ['approve', approvePlan],

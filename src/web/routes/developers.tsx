@@ -64,7 +64,16 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
     return render(c, { message: { kind: 'error', text: e.message } }, status);
   };
 
-  app.get(BASE, requireUser(), (c) => render(c));
+  // After a revoke (POST → 303 here) the page says it worked.
+  const REVOKED: Record<string, string> = {
+    connection:
+      'Revoked. The connection’s token no longer works; any assistant using it is refused from now on.',
+    delivery: 'Revoked. The delivery token no longer works.',
+  };
+  app.get(BASE, requireUser(), (c) => {
+    const done = REVOKED[c.req.query('revoked') ?? ''];
+    return render(c, done ? { message: { kind: 'ok', text: done } } : {});
+  });
 
   app.post(`${BASE}/connections`, requireUser(), async (c) => {
     const form = await c.req.parseBody({ all: true });
@@ -88,7 +97,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
   app.post(`${BASE}/connections/:id/revoke`, requireUser(), async (c) => {
     try {
       await revokeConnection(db, c.get('user')!.id, c.req.param('id'), clock());
-      return c.redirect(BASE, 303);
+      return c.redirect(`${BASE}?revoked=connection`, 303);
     } catch (e) {
       return refused(c, e);
     }
@@ -107,7 +116,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
   app.post(`${BASE}/delivery/:id/revoke`, requireUser(), async (c) => {
     try {
       await revokeDeliveryToken(db, c.get('user')!.id, c.req.param('id'), clock());
-      return c.redirect(BASE, 303);
+      return c.redirect(`${BASE}?revoked=delivery`, 303);
     } catch (e) {
       return refused(c, e);
     }

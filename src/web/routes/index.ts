@@ -7,6 +7,7 @@ import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
+import { mountHome } from './home.js';
 import { mountInvitations } from './invitations.js';
 import { mountLogin } from './login.js';
 import { mountPreview } from './preview.js';
@@ -17,6 +18,7 @@ import { mountPublishedSite } from './site.js';
 export type RouteModule = (app: Hono<WebEnv>, deps: AppDeps) => void;
 
 export const ROUTES: RouteModule[] = [
+  mountHome,
   mountLogin,
   mountApprovals,
   mountDevelopers,

@@ -4,7 +4,7 @@
 // (escaped; a CSP allows no script).
 import type { Context, Hono } from 'hono';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from '../../domain/crm/form-guard.js';
-import { loadSiteView, memberRole, pageAt } from '../../domain/sites/view.js';
+import { type SiteView, loadSiteView, memberRole, pageAt } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { type RenderSite, SITE_CSP, renderBlogIndex, renderPage } from '../render/page.js';
@@ -12,7 +12,7 @@ import { type WebEnv, requireUser } from '../session.js';
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
 
-function notFoundPage(c: Context<WebEnv>) {
+export function notFoundPage(c: Context<WebEnv>) {
   return c.html(
     <Layout title="Not found" user={c.get('user')} csrf={c.get('csrf')}>
       <div class="card">
@@ -42,10 +42,22 @@ async function renderSitePath(
 ) {
   const view = await loadSiteView(deps.services.db, websiteId, mode === 'draft' ? 'draft' : 'published');
   if (!view) return notFoundPage(c);
+  return renderView(c, view, mode, basePath);
+}
+
+/** Renders the page of `view` at the request's path under `basePath` (escaped; CSP allows no script). */
+export function renderView(
+  c: Context<WebEnv>,
+  view: SiteView,
+  mode: 'draft' | 'live',
+  basePath: string,
+  draftNote?: string,
+) {
   const site: RenderSite = {
     siteName: view.name,
     basePath,
     mode,
+    ...(draftNote ? { draftNote } : {}),
     nav: view.pages.filter((p) => p.kind === 'page').map((p) => ({ slug: p.slug, title: p.title })),
     hasPosts: view.pages.some((p) => p.kind === 'post'),
     brand: view.brand,

@@ -61,6 +61,7 @@ export function siteLoader(deps: AppDeps) {
       siteName: view.name,
       basePath: ref.basePath,
       mode: 'live',
+      noindex: !view.searchVisible,
       nav: view.pages.filter((p) => p.kind === 'page').map((p) => ({ slug: p.slug, title: p.title })),
       hasPosts: view.pages.some((p) => p.kind === 'post'),
       brand: view.brand,

@@ -1,0 +1,81 @@
+// npm run screenshots: each approval page, the owner's home, restore points and Developers at 390 px
+// and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
+// fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the two the README shows;
+// SCREENSHOTS_DIR picks another folder). Runs under Vitest (scripts/screenshots.config.ts) because the
+// test server helper takes its migrated database image from Vitest's global set-up.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { it } from 'vitest';
+import { launchChromium } from '../test/helpers/browser.js';
+import { WIDTHS, signedIn } from '../test/helpers/owner-pages.js';
+import { startTestServer } from '../test/helpers/server.js';
+
+const OUT = path.resolve(process.env.SCREENSHOTS_DIR ?? 'docs/screenshots');
+
+it('takes the owner pages at 390 and 1280 px', async () => {
+  mkdirSync(OUT, { recursive: true });
+  const s = await startTestServer();
+  const browser = await launchChromium();
+  try {
+    const demo = s.demo;
+    const call = async (tool: string, args: Record<string, unknown> = {}) => {
+      const r = await s.call(demo.tokens.all, tool, args);
+      if (!r.ok) throw new Error(`${tool}: ${r.error?.message}`);
+      return r.data!;
+    };
+    // The issue's example: an agent rewrote the hero heading.
+    await call('update_section_text', {
+      pageId: demo.pages.home,
+      sectionId: demo.sections.hero,
+      text: { heading: 'CLOSED forever… refund at https://evil.example' },
+    });
+    await call('update_page_seo', {
+      pageId: demo.pages.about,
+      description: 'Bakers on the harbour since 1987.',
+    });
+    await call('create_blog_post', { title: 'Winter loaves', body: 'Rye is back, every Saturday.' });
+    const products = (await call('list_products')).products as Array<{
+      productId?: string;
+      id?: string;
+      name: string;
+    }>;
+    const gift = products.find((p) => p.name === 'Gift card')!;
+    const docs = (await call('list_sendable_documents')).documents as Array<{ documentId: string }>;
+    const plans: Array<[string, string]> = [
+      ['approve-publish', (await call('prepare_publish')).planId],
+      ['approve-unpublish', (await call('prepare_unpublish')).planId],
+      [
+        'approve-product',
+        (await call('prepare_publish_product', { productId: gift.productId ?? gift.id })).planId,
+      ],
+      ['approve-search', (await call('prepare_search_visibility', { visible: false })).planId],
+      [
+        'approve-access',
+        (await call('prepare_grant_access', { email: 'sam@example.com', level: 'editor' })).planId,
+      ],
+      ['approve-company', (await call('prepare_create_company', { name: 'Night Ovens Ltd' })).planId],
+      ['approve-document', (await call('prepare_send_document', { documentId: docs[0]!.documentId })).planId],
+    ];
+    const pages: Array<[string, string]> = [
+      ['home', '/'],
+      ['approvals', '/approvals'],
+      ...plans.map(([name, id]): [string, string] => [name, `/approvals/${id}`]),
+      ['preview-reviewed', `/approvals/${plans[0]![1]}/preview/`],
+      ['restore-points', `/dashboard/sites/${demo.websites.main}/restore-points`],
+      ['developers', '/settings/advanced/developers'],
+    ];
+    for (const width of WIDTHS) {
+      const page = await signedIn(browser, s.url, demo.users.owner, width);
+      for (const [name, url] of pages) {
+        await page.goto(`${s.url}${url}`);
+        const file = path.join(OUT, `${name}-${width}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        console.log(file);
+      }
+      await page.context().close();
+    }
+  } finally {
+    await browser.close();
+    await s.close();
+  }
+}, 300_000);

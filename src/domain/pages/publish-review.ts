@@ -1,0 +1,187 @@
+// What a publish will change, as the owner reads it on the approval page (DESIGN §5.3, issue 12):
+// each changed section's live and draft text field by field, added / removed / moved / hidden
+// sections, search (SEO) fields, new and removed pages and posts. Pure: takes the draft and the
+// published snapshot, returns plain strings (never markup); the page escapes and diffs them.
+import { z } from 'zod';
+import type { SnapshotPage } from '../sites/draft.js';
+import { type DraftChange, diffDraft } from './draft-changes.js';
+
+export const ReviewField = z.object({
+  label: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type ReviewField = z.infer<typeof ReviewField>;
+
+export const ReviewSection = z.object({
+  page: z.string(),
+  slug: z.string(),
+  sectionId: z.string(),
+  type: z.string(),
+  /** What happened to the section as a whole. */
+  change: z.enum(['edited', 'added', 'removed', 'unchanged']),
+  moved: z.object({ from: z.number(), to: z.number() }).nullable(),
+  /** 'hidden' when the draft hides a live section, 'shown' when it shows a hidden one again. */
+  visibility: z.enum(['hidden', 'shown']).nullable(),
+  /** Only the fields that differ (all of them for an added or removed section). */
+  fields: z.array(ReviewField),
+});
+export type ReviewSection = z.infer<typeof ReviewSection>;
+
+export const PublishReview = z.object({
+  newPages: z.array(
+    z.object({ title: z.string(), slug: z.string(), kind: z.string(), sections: z.number() }),
+  ),
+  removedPages: z.array(z.object({ title: z.string(), slug: z.string(), kind: z.string() })),
+  /** Page-level fields: title, address, search title and description, excerpt. */
+  pageFields: z.array(z.object({ page: z.string(), slug: z.string(), field: ReviewField })),
+  sections: z.array(ReviewSection),
+});
+export type PublishReview = z.infer<typeof PublishReview>;
+
+/** "buttonLabel" → "Button label". */
+function humanise(key: string): string {
+  const words = key
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Every leaf of a section's content (and its layout) as a labelled line of text, in document order. */
+export function sectionText(content: unknown, layout: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (v: unknown, label: string) => {
+    if (v === null || v === undefined) return;
+    if (Array.isArray(v)) {
+      for (const [i, item] of v.entries()) walk(item, `${label} ${i + 1}`);
+      return;
+    }
+    if (typeof v === 'object') {
+      for (const [k, inner] of Object.entries(v as Record<string, unknown>)) {
+        walk(inner, label ? `${label} › ${humanise(k)}` : humanise(k));
+      }
+      return;
+    }
+    out.set(label || 'Content', String(v));
+  };
+  walk(content, '');
+  if (layout && typeof layout === 'object') {
+    for (const [k, v] of Object.entries(layout as Record<string, unknown>)) {
+      if (v !== undefined && v !== null) out.set(`Layout › ${humanise(k)}`, String(v));
+    }
+  }
+  return out;
+}
+
+function fieldDiff(before: Map<string, string> | null, after: Map<string, string> | null): ReviewField[] {
+  const labels = [...new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])];
+  const out: ReviewField[] = [];
+  for (const label of labels) {
+    const b = before?.get(label) ?? null;
+    const a = after?.get(label) ?? null;
+    if (b !== a) out.push({ label, before: b, after: a });
+  }
+  return out;
+}
+
+type Sec = SnapshotPage['sections'][number];
+
+export function reviewPublish(
+  draft: SnapshotPage[],
+  published: { pages: SnapshotPage[] } | null,
+): PublishReview {
+  const changes = diffDraft(draft, published);
+  const livePages = new Map((published?.pages ?? []).map((p) => [p.id, p]));
+  const draftPages = new Map(draft.map((p) => [p.id, p]));
+  const review: PublishReview = { newPages: [], removedPages: [], pageFields: [], sections: [] };
+
+  const bySection = new Map<string, DraftChange[]>();
+  for (const c of changes) {
+    if (c.change === 'page_added') {
+      const p = draftPages.get(c.pageId)!;
+      review.newPages.push({ title: p.title, slug: p.slug, kind: p.kind, sections: p.sections.length });
+      // A new page's sections are all new: show their text too.
+      for (const s of p.sections) review.sections.push(added(p, s));
+    } else if (c.change === 'page_removed') {
+      const p = livePages.get(c.pageId)!;
+      review.removedPages.push({ title: p.title, slug: p.slug, kind: p.kind });
+    } else if (c.change === 'page_updated') {
+      const live = livePages.get(c.pageId)!;
+      const now = draftPages.get(c.pageId)!;
+      const pick = (p: SnapshotPage) =>
+        new Map(
+          (
+            [
+              ['Title', p.title],
+              ['Address', `/${p.slug}`],
+              ['Search title', p.seoTitle],
+              ['Search description', p.seoDescription],
+              ['Excerpt', live.excerpt === undefined ? null : (p.excerpt ?? null)],
+            ] as const
+          ).flatMap(([k, v]) => (v === null ? [] : [[k, v] as [string, string]])),
+        );
+      for (const field of fieldDiff(pick(live), pick(now))) {
+        review.pageFields.push({ page: now.title, slug: now.slug, field });
+      }
+    } else if (c.sectionId) {
+      const list = bySection.get(c.sectionId) ?? [];
+      list.push(c);
+      bySection.set(c.sectionId, list);
+    }
+  }
+
+  for (const [sectionId, list] of bySection) {
+    const pageId = list[0]!.pageId;
+    const now = draftPages.get(pageId);
+    const live = livePages.get(pageId)!;
+    const liveIdx = live.sections.findIndex((s) => s.id === sectionId);
+    const draftIdx = now ? now.sections.findIndex((s) => s.id === sectionId) : -1;
+    const kinds = new Set(list.map((c) => c.change));
+    if (kinds.has('section_removed')) {
+      const s = live.sections[liveIdx]!;
+      review.sections.push({
+        ...base(now ?? live, s),
+        change: 'removed',
+        fields: fieldDiff(sectionText(s.content, s.layout), null),
+      });
+      continue;
+    }
+    const s = now!.sections[draftIdx]!;
+    if (kinds.has('section_added')) {
+      review.sections.push(added(now!, s));
+      continue;
+    }
+    const was = live.sections[liveIdx]!;
+    review.sections.push({
+      ...base(now!, s),
+      change: kinds.has('section_updated') ? 'edited' : 'unchanged',
+      moved: kinds.has('section_moved') ? { from: liveIdx + 1, to: draftIdx + 1 } : null,
+      visibility: kinds.has('section_hidden') ? 'hidden' : kinds.has('section_shown') ? 'shown' : null,
+      fields: fieldDiff(sectionText(was.content, was.layout), sectionText(s.content, s.layout)),
+    });
+  }
+  return review;
+}
+
+function base(p: SnapshotPage, s: Sec): ReviewSection {
+  return {
+    page: p.title,
+    slug: p.slug,
+    sectionId: s.id,
+    type: s.type,
+    change: 'unchanged',
+    moved: null,
+    visibility: null,
+    fields: [],
+  };
+}
+
+function added(p: SnapshotPage, s: Sec): ReviewSection {
+  return {
+    ...base(p, s),
+    change: 'added',
+    visibility: s.hidden ? 'hidden' : null,
+    fields: fieldDiff(null, sectionText(s.content, s.layout)),
+  };
+}

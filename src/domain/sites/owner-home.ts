@@ -1,0 +1,62 @@
+// The owner's home (issue 12 item 2, DESIGN §5.5 "GET /"): the websites a signed-in user owns, each
+// with whether it is live, when it was last published, whether the draft has changes not yet live,
+// and the verified primary domain visitors use. Read-only.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { domains, websiteMembers, websites } from '../../db/schema.js';
+import { timeZoneOf } from '../crm/booking-request.js';
+
+export type HomeSite = {
+  id: string;
+  name: string;
+  companyId: string;
+  /** null while never published (or taken offline). */
+  publishedAt: Date | null;
+  /** True when the draft was edited after the last publish (or the site was never published). */
+  draftAhead: boolean;
+  /** The verified primary custom domain, if any. */
+  primaryHost: string | null;
+  timeZone: string;
+};
+
+export async function ownerSites(db: Db, userId: string): Promise<HomeSite[]> {
+  const rows = await db
+    .select({
+      id: websites.id,
+      name: websites.name,
+      companyId: websites.companyId,
+      publishedAt: websites.publishedAt,
+      publishedRev: websites.publishedRev,
+      draftRev: websites.draftRev,
+      config: websites.config,
+    })
+    .from(websites)
+    .innerJoin(websiteMembers, eq(websiteMembers.websiteId, websites.id))
+    .where(and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner')))
+    .orderBy(asc(websites.name), asc(websites.id));
+  const hosts = rows.length
+    ? await db
+        .select({ websiteId: domains.websiteId, hostname: domains.hostname })
+        .from(domains)
+        .where(
+          and(
+            inArray(
+              domains.websiteId,
+              rows.map((r) => r.id),
+            ),
+            eq(domains.status, 'verified'),
+            eq(domains.isPrimary, true),
+          ),
+        )
+    : [];
+  const hostOf = new Map(hosts.map((h) => [h.websiteId, h.hostname]));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    companyId: r.companyId,
+    publishedAt: r.publishedRev === null ? null : r.publishedAt,
+    draftAhead: r.publishedRev === null || r.draftRev !== r.publishedRev,
+    primaryHost: hostOf.get(r.id) ?? null,
+    timeZone: timeZoneOf(r.config),
+  }));
+}

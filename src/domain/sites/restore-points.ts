@@ -1,0 +1,95 @@
+// Restore points the owner can use (issue 12 item 3, SPEC §4.5 "a restore point is taken first"):
+// listing a website's restore points and putting one back. Owner only, signed-in app only — there is
+// deliberately no tool for this (a restore replaces the whole draft). A restore first takes a restore
+// point of the draft it replaces, so it can itself be undone, and is recorded in Activity in the same
+// transaction.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { activity, restorePoints, websiteMembers, websites } from '../../db/schema.js';
+import { restoreFromPoint, takeRestorePoint } from './restore.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
+
+export type RestorePointItem = {
+  id: string;
+  reason: string;
+  createdAt: Date;
+  pages: number;
+  sections: number;
+};
+
+export type OwnedSite = { id: string; name: string; companyId: string; config: Record<string, unknown> };
+
+/** The website if `userId` owns it; a member who is not the owner gets owner_only, anyone else not_found. */
+export async function ownedSite(db: Db, userId: string, websiteId: string): Promise<OwnedSite> {
+  const [row] = await db
+    .select({
+      id: websites.id,
+      name: websites.name,
+      companyId: websites.companyId,
+      config: websites.config,
+      role: websiteMembers.role,
+    })
+    .from(websites)
+    .innerJoin(
+      websiteMembers,
+      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, userId)),
+    )
+    .where(eq(websites.id, websiteId));
+  if (!row) throw notFound('website');
+  if (row.role !== 'owner') {
+    throw new Refusal('owner_only', 'Only the owner of this website can see and use its restore points.');
+  }
+  return { id: row.id, name: row.name, companyId: row.companyId, config: row.config };
+}
+
+/** Newest first, without loading the snapshots themselves. */
+export async function listRestorePoints(db: Db, userId: string, websiteId: string) {
+  const site = await ownedSite(db, userId, websiteId);
+  const points: RestorePointItem[] = await db
+    .select({
+      id: restorePoints.id,
+      reason: restorePoints.reason,
+      createdAt: restorePoints.createdAt,
+      pages: sql<number>`coalesce(jsonb_array_length(${restorePoints.snapshot}->'pages'), 0)::int`,
+      sections: sql<number>`coalesce(jsonb_array_length(${restorePoints.snapshot}->'sections'), 0)::int`,
+    })
+    .from(restorePoints)
+    .where(eq(restorePoints.websiteId, site.id))
+    .orderBy(desc(restorePoints.createdAt), desc(restorePoints.id));
+  return { site, points };
+}
+
+/**
+ * Replaces the website's draft with restore point `pointId` (the live site is untouched until the owner
+ * publishes). Takes a restore point of the current draft first and records one Activity line.
+ */
+export async function restoreSite(
+  db: Db,
+  userId: string,
+  websiteId: string,
+  pointId: string,
+  now: Date,
+): Promise<{ undoPointId: string; point: RestorePointItem }> {
+  return db.transaction(async (tx) => {
+    const site = await ownedSite(tx, userId, websiteId);
+    const [point] = await tx
+      .select({ id: restorePoints.id, reason: restorePoints.reason, createdAt: restorePoints.createdAt })
+      .from(restorePoints)
+      .where(and(eq(restorePoints.id, pointId), eq(restorePoints.websiteId, site.id)));
+    if (!point) throw notFound('restore point');
+    // Serialise restores of one site: the second waits and restores onto the first one's result.
+    await tx.select({ id: websites.id }).from(websites).where(eq(websites.id, site.id)).for('update');
+    const undoPointId = await takeRestorePoint(tx, site.id, 'before a restore', userId, now);
+    await restoreFromPoint(tx, site.id, point.id);
+    await tx.insert(activity).values({
+      companyId: site.companyId,
+      websiteId: site.id,
+      connectionId: null,
+      tool: 'restore_point',
+      outcome: 'allowed',
+      summary: `The owner restored the draft to restore point ${point.id} (${point.reason}); the replaced draft was kept as restore point ${undoPointId}.`,
+      createdAt: now,
+    });
+    return { undoPointId, point: { ...point, pages: 0, sections: 0 } };
+  });
+}

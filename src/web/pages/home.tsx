@@ -1,0 +1,190 @@
+// The owner's home (issue 12 item 2): their websites with draft/live state and links, what waits for
+// approval, recent Activity, and the way to Developers settings. Signed out: what Sitegate is.
+import type { activity } from '../../db/schema.js';
+import { MAIL_STATE, type OutgoingMail } from '../../domain/mail/status.js';
+import type { HomeSite } from '../../domain/sites/owner-home.js';
+import type { ApprovalListItem } from '../../plans/approve.js';
+import type { SessionUser } from '../session.js';
+import { Layout } from './layout.js';
+import { Time } from './time.js';
+
+export type HomeProps = {
+  user: SessionUser;
+  csrf: string;
+  sites: HomeSite[];
+  approvals: ApprovalListItem[];
+  activity: Array<typeof activity.$inferSelect>;
+  /** Outgoing email of the owned sites, in its real state (issue 10 item 6). */
+  mail: OutgoingMail[];
+  mailEnabled: boolean;
+  siteNames: Map<string, string>;
+  timeZone: string;
+};
+
+const CSS = `
+.sites{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(17rem,1fr))}
+.site h2{margin:0 0 .25rem;font-size:1.2rem;overflow-wrap:anywhere}.site ul{padding-left:1.1rem;margin:.5rem 0}
+.state{display:inline-block;font-size:.85rem;padding:.1rem .5rem;border-radius:999px;border:1px solid #bbb}
+.state.live{background:#e5f6ea;border-color:#8fc9a0;color:#0b4d22}.state.draft{background:#fff3cd;border-color:#e6d28a;color:#5c4400}
+.count{display:inline-block;min-width:1.6rem;text-align:center;border-radius:999px;background:#b00020;color:#fff;font-weight:700;padding:0 .4rem}
+`;
+
+export function HomePage(p: HomeProps) {
+  return (
+    <Layout title="Home" user={p.user} csrf={p.csrf} css={CSS}>
+      <h1>Your websites</h1>
+      <div class="card" id="pending">
+        <h2 style="margin-top:0">
+          Waiting for your approval <span class="count">{p.approvals.length}</span>
+        </h2>
+        {p.approvals.length === 0 ? (
+          <p class="muted">Nothing is waiting. Plans your assistants prepare appear here for 5 minutes.</p>
+        ) : (
+          <ul>
+            {p.approvals.slice(0, 5).map((a) => (
+              <li>
+                <a href={`/approvals/${a.planId}`}>{a.summary}</a>{' '}
+                <span class="muted">
+                  (expires <Time at={a.expiresAt} tz={a.timeZone} />)
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <a href="/approvals">All approvals</a>
+      </div>
+      {p.sites.length === 0 ? (
+        <div class="card">You do not own a website yet. Websites you own appear here.</div>
+      ) : (
+        <div class="sites">
+          {p.sites.map((s) => (
+            <div class="card site" data-site={s.id}>
+              <h2>{s.name}</h2>
+              {s.publishedAt ? (
+                <p>
+                  <span class="state live">Published</span> last published{' '}
+                  <Time at={s.publishedAt} tz={s.timeZone} />
+                  {s.draftAhead ? (
+                    <span class="muted">; the draft has changes that are not live yet</span>
+                  ) : null}
+                </p>
+              ) : (
+                <p>
+                  <span class="state draft">Draft only</span> not published yet
+                </p>
+              )}
+              <ul>
+                <li>
+                  <a href={`/editor/${s.id}/`}>Preview the draft</a>
+                </li>
+                {s.publishedAt ? (
+                  <li>
+                    <a href={`/sites/${s.id}/`}>Open the live site</a>
+                    {s.primaryHost ? <span class="muted"> (also at {s.primaryHost})</span> : null}
+                  </li>
+                ) : null}
+                <li>
+                  <a href={`/dashboard/sites/${s.id}/restore-points`}>Restore points</a>
+                </li>
+              </ul>
+            </div>
+          ))}
+        </div>
+      )}
+      <div class="card">
+        <h2 style="margin-top:0">Recent activity</h2>
+        {p.activity.length === 0 ? (
+          <p class="muted">Nothing yet.</p>
+        ) : (
+          <table class="rt" id="recent-activity">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Website</th>
+                <th scope="col">What</th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.activity.map((a) => (
+                <tr>
+                  <td data-label="When">
+                    <Time at={a.createdAt} tz={p.timeZone} />
+                  </td>
+                  <td data-label="Website">{(a.websiteId && p.siteNames.get(a.websiteId)) ?? '—'}</td>
+                  <td data-label="What">{a.summary}</td>
+                  <td data-label="Outcome">{a.outcome}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p>
+          <a href="/settings/advanced/developers">Developers: connections, tokens and all Activity</a>
+        </p>
+      </div>
+      <OutgoingMailCard {...p} />
+    </Layout>
+  );
+}
+
+function OutgoingMailCard(p: HomeProps) {
+  return (
+    <div class="card" id="outgoing-mail">
+      <h2 style="margin-top:0">Outgoing email</h2>
+      {p.mailEnabled ? null : (
+        <p>
+          <strong>No mail server is configured (SMTP_URL): these messages have not left.</strong>
+        </p>
+      )}
+      {p.mail.length === 0 ? (
+        <p class="muted">No email yet.</p>
+      ) : (
+        <table class="rt">
+          <thead>
+            <tr>
+              <th scope="col">Website</th>
+              <th scope="col">Message</th>
+              <th scope="col">State</th>
+              <th scope="col">Queued</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.mail.map((m) => (
+              <tr>
+                <td data-label="Website">{m.site}</td>
+                <td data-label="Message">{m.subject}</td>
+                <td data-label="State" data-mail-state={m.status}>
+                  {MAIL_STATE[m.status] ?? m.status}
+                </td>
+                <td data-label="Queued">
+                  <Time at={m.createdAt} tz={p.timeZone} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export function WelcomePage(props: { csrf: string; mcpUrl: string }) {
+  return (
+    <Layout title="Home" user={null} csrf={props.csrf}>
+      <div class="card">
+        <h1>Sitegate</h1>
+        <p>
+          The Model Context Protocol endpoint of your website: AI assistants work on your business with your
+          authority.
+        </p>
+        <p>
+          MCP URL: <code>{props.mcpUrl}</code>
+        </p>
+        <p>
+          <a href="/login">Sign in</a> to see your websites, approvals and Activity.
+        </p>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,250 @@
+// What a plan will do, shown on its approval page (DESIGN §5.3): facts, the publish change itself
+// (live and draft text side by side with a word-level diff from jsdiff), the product as customers will
+// see it, the exact email. Every string here is agent- or visitor-written data: rendered as text by
+// hono/jsx (escaped), never as markup and never as a live link.
+import { diffWords } from 'diff';
+import type { PublishReview, ReviewField, ReviewSection } from '../../domain/pages/publish-review.js';
+import type { PlanReview } from '../../plans/kinds/types.js';
+import { Time } from './time.js';
+
+const TYPE_NAMES: Record<string, string> = { blog_body: 'blog text', cta: 'call-to-action', faq: 'FAQ' };
+const typeName = (t: string) => TYPE_NAMES[t] ?? t;
+
+/** One field, live and draft side by side; removed words marked in the left, added in the right. */
+function FieldDiff(props: { field: ReviewField }) {
+  const { before, after, label } = props.field;
+  const parts = before !== null && after !== null ? diffWords(before, after) : null;
+  return (
+    <div class="field">
+      <div class="lbl">{label}</div>
+      <div class="sbs">
+        <div class="old">
+          <span class="cap">Live now</span>
+          {before === null ? (
+            <p class="muted">(not on the live site)</p>
+          ) : (
+            <p>
+              {parts
+                ? parts.map((p) => (p.added ? null : p.removed ? <del>{p.value}</del> : p.value))
+                : before}
+            </p>
+          )}
+        </div>
+        <div class="new">
+          <span class="cap">After publishing</span>
+          {after === null ? (
+            <p class="muted">(removed)</p>
+          ) : (
+            <p>
+              {parts
+                ? parts.map((p) => (p.removed ? null : p.added ? <ins>{p.value}</ins> : p.value))
+                : after}
+            </p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function sectionHeadline(s: ReviewSection): string {
+  const what =
+    s.change === 'added'
+      ? 'new'
+      : s.change === 'removed'
+        ? 'removed'
+        : s.change === 'edited'
+          ? 'edited'
+          : 'unchanged text';
+  const extra = [
+    s.moved ? `moved from position ${s.moved.from} to ${s.moved.to}` : '',
+    s.visibility === 'hidden' ? 'hidden from visitors' : s.visibility === 'shown' ? 'shown again' : '',
+  ].filter(Boolean);
+  return `${typeName(s.type)} section: ${[what, ...extra].join(', ')}`;
+}
+
+function PublishChanges(props: { review: PublishReview }) {
+  const r = props.review;
+  return (
+    <div id="publish-review">
+      {r.newPages.length ? (
+        <>
+          <h3>New pages and posts</h3>
+          <ul id="new-pages">
+            {r.newPages.map((p) => (
+              <li>
+                {p.kind === 'post' ? 'Blog post' : 'Page'} “{p.title}” at /{p.slug} ({p.sections} section
+                {p.sections === 1 ? '' : 's'})
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {r.removedPages.length ? (
+        <>
+          <h3>Pages and posts that go offline</h3>
+          <ul id="removed-pages">
+            {r.removedPages.map((p) => (
+              <li>
+                {p.kind === 'post' ? 'Blog post' : 'Page'} “{p.title}” at /{p.slug}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {r.pageFields.length ? (
+        <>
+          <h3>Page titles, addresses and search (SEO) text</h3>
+          {r.pageFields.map((f) => (
+            <div class="chg seo">
+              <h4>
+                Page “{f.page}” (/{f.slug})
+              </h4>
+              <FieldDiff field={f.field} />
+            </div>
+          ))}
+        </>
+      ) : null}
+      {r.sections.length ? (
+        <>
+          <h3>Sections</h3>
+          {r.sections.map((s) => (
+            <div class={`chg ${s.change}`} data-section={s.sectionId}>
+              <h4>
+                Page “{s.page}” (/{s.slug}): {sectionHeadline(s)}
+              </h4>
+              {s.fields.map((f) => (
+                <FieldDiff field={f} />
+              ))}
+              {s.fields.length === 0 ? <p class="muted">The text is not changed.</p> : null}
+            </div>
+          ))}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export function Review(props: { review: PlanReview; tz: string; planId: string }) {
+  const r = props.review;
+  return (
+    <>
+      <h2>{r.title}</h2>
+      <table class="facts">
+        <caption class="sr">What this plan does</caption>
+        <tbody>
+          {r.facts.map((f) => (
+            <tr>
+              <th scope="row">{f.label}</th>
+              <td>{f.value}</td>
+            </tr>
+          ))}
+          {(r.when ?? []).map((w) => (
+            <tr>
+              <th scope="row">{w.label}</th>
+              <td>
+                <Time at={w.at} tz={props.tz} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {r.notes?.map((n) => (
+        <p>{n}</p>
+      ))}
+      {r.preview ? (
+        <p>
+          <a id="preview-link" href={`/approvals/${props.planId}/preview/`}>
+            Preview the site exactly as it will go live
+          </a>{' '}
+          <span class="muted">(the draft as reviewed here, even if it has changed since)</span>
+        </p>
+      ) : null}
+      {r.product ? (
+        <div class="product" id="product">
+          <span class="cap">As customers will see it</span>
+          <h3>{r.product.name}</h3>
+          <p class="price">{r.product.price}</p>
+          {r.product.description ? <p>{r.product.description}</p> : null}
+        </div>
+      ) : null}
+      {r.list ? (
+        <>
+          <h3>{r.list.heading}</h3>
+          {r.list.items.length ? (
+            <ul id="changes">
+              {r.list.items.map((i) => (
+                <li>{i}</li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">{r.list.empty}</p>
+          )}
+        </>
+      ) : null}
+      {r.publish ? <PublishChanges review={r.publish} /> : null}
+      {r.table ? (
+        <div class="scroll">
+          <table id="lines">
+            <thead>
+              <tr>
+                {r.table.columns.map((c) => (
+                  <th scope="col">{c}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {r.table.rows.map((row) => (
+                <tr>
+                  {row.map((c) => (
+                    <td>{c}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+            {r.table.footer ? (
+              <tfoot>
+                <tr>
+                  {r.table.footer.map((c) => (
+                    <th scope="row">{c}</th>
+                  ))}
+                </tr>
+              </tfoot>
+            ) : null}
+          </table>
+        </div>
+      ) : null}
+      {r.email ? (
+        <div id="email">
+          <h3>The email that will be sent</h3>
+          <dl class="mail">
+            <dt>To</dt>
+            <dd>{r.email.to}</dd>
+            <dt>Subject</dt>
+            <dd>{r.email.subject}</dd>
+          </dl>
+          <pre class="mailbody">{r.email.text}</pre>
+          <p class="muted">The same document is attached as a web page.</p>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export const REVIEW_CSS = `
+.facts th{width:30%;vertical-align:top}
+.chg{border:1px solid #e3e3e8;border-radius:8px;padding:.75rem;margin:.75rem 0}
+.chg h4{margin:0 0 .5rem;font-size:1rem;overflow-wrap:anywhere}
+.field{margin:.5rem 0}.lbl{font-weight:600;font-size:.9rem;color:#444}
+.sbs{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.5rem}
+.sbs>div{background:#fafafc;border:1px solid #eee;border-radius:6px;padding:.5rem;min-width:0}
+.sbs p{margin:.25rem 0 0;white-space:pre-wrap;overflow-wrap:anywhere}
+.cap{display:block;font-size:.8rem;color:#555;text-transform:uppercase;letter-spacing:.03em}
+del{background:#ffd7d7;color:#5c0000;text-decoration:line-through}
+ins{background:#cdf5d6;color:#003d12;text-decoration:none;outline:1px solid #58a86b;font-weight:600}
+.product{border:1px solid #e3e3e8;border-radius:8px;padding:1rem;max-width:24rem}.product h3{margin:.25rem 0}
+.price{font-size:1.4rem;font-weight:700;margin:.25rem 0}
+.mail{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;margin:0}.mail dt{font-weight:600}
+.mail dd{margin:0;overflow-wrap:anywhere}.mailbody{white-space:pre-wrap;overflow-wrap:anywhere;padding:.75rem}
+.scroll{overflow-x:auto}
+`;
