@@ -24,7 +24,7 @@ export async function listingFacts(db: Db, caller: Caller, cache?: ListingFactsC
   const load = () => loadListingFacts(db, caller);
   if (!cache) return load();
   const key = [caller.companyId, caller.creatorId, caller.reach, caller.websiteId].join('\u0000');
-  return cache.get(key, load);
+  return cache.get(key, load, caller.cacheVersion);
 }
 
 async function loadListingFacts(db: Db, caller: Caller): Promise<ListingFacts> {

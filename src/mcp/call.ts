@@ -103,7 +103,7 @@ export async function callTool(
         caller.websiteId,
         JSON.stringify(input),
       ].join('\u0000');
-      return deps.caches.reads.get(key, () => def.run(ctx, input));
+      return deps.caches.reads.get(key, () => def.run(ctx, input), caller.cacheVersion);
     };
     // Reads need no transaction; writes run in exactly one (the gate is evaluated inside it).
     const direct = def.transaction === false || def.annotations.readOnlyHint;

@@ -3,6 +3,7 @@
 import type { Hono } from 'hono';
 import { safeEqual } from '../../auth/tokens.js';
 import { operatorStats } from '../../domain/admin/stats.js';
+import { roundTrips } from '../../ops/round-trips.js';
 import type { AppDeps } from '../deps.js';
 
 export function mountAdmin(app: Hono, deps: AppDeps): void {
@@ -24,6 +25,7 @@ export function mountAdmin(app: Hono, deps: AppDeps): void {
         external: mb(m.external),
         arrayBuffers: mb(m.arrayBuffers),
       },
+      ...(roundTrips.enabled ? { roundTrips: { db: roundTrips.db, redis: roundTrips.redis } } : {}),
       ...(await operatorStats(deps.services.db, deps.services.clock())),
     });
   });
