@@ -1,17 +1,25 @@
 // Workspace cache versions (issue 17; migration 0006_cache_versions). On PostgreSQL several processes
 // share the data, and a change made through one must hold at the very next call on every other one.
-// Triggers bump `sitegate_versions.v` of the workspace a changed row belongs to, in the changing
-// transaction; row '*' is bumped by TRUNCATE and counts for every workspace. The edge reads the
-// caller's version once per request (one indexed read, a prepared statement) and the caches only
-// return what they hold under that same version, so nothing cached before a committed revocation,
-// role change or withheld area is used after it. (PGlite, one process, uses the change feed instead.)
+// Triggers bump the versions of the workspace a changed row belongs to, in the changing transaction:
+// `auth` (connections, members, the workspace's grants and areas, which websites it has) and
+// `content` (what cacheable reads and the gate's website row show); row '*' is bumped by TRUNCATE
+// and counts for every workspace. The edge reads the caller's versions once per request (one indexed
+// read, a prepared statement) and the caches only return what they hold under those same versions, so
+// nothing cached before a committed revocation, role change or withheld area is used after it.
+// A version is written `<auth>.<content>`. (PGlite, one process, uses the change feed instead.)
 import { type Column, type SQL, sql } from 'drizzle-orm';
 
-const VERSION_SQL = `select coalesce(sum(v), 0)::text as v from sitegate_versions where company_id = $1 or company_id = '*'`;
+const VERSION_SQL = `select coalesce(sum(auth), 0) || '.' || coalesce(sum(content), 0) as v
+  from sitegate_versions where company_id = $1 or company_id = '*'`;
 
 /** The version as a column of a query that reads a workspace's row anyway (same snapshot). */
 export function cacheVersionOf(companyId: Column | SQL): SQL<string> {
-  return sql<string>`(select coalesce(sum(v), 0)::text from sitegate_versions where company_id = ${companyId} or company_id = '*')`;
+  return sql<string>`(select coalesce(sum(auth), 0) || '.' || coalesce(sum(content), 0) from sitegate_versions where company_id = ${companyId} or company_id = '*')`;
+}
+
+/** The `auth` part of a version: what who-a-token-is and the gate's decision depend on. */
+export function authPart(version: string): string {
+  return version.slice(0, version.indexOf('.'));
 }
 
 type Queryable = {
@@ -26,6 +34,6 @@ export function versionReader(pool: Queryable): (companyId: string) => Promise<s
       text: VERSION_SQL,
       values: [companyId],
     });
-    return rows[0]?.v ?? '0';
+    return rows[0]?.v ?? '0.0';
   };
 }

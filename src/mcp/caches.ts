@@ -5,6 +5,7 @@
 // and nothing cached under an older one is used again.
 import type { Caller } from '../auth/caller.js';
 import { type ChangeFeed, FeedCache } from '../db/change-feed.js';
+import { authPart } from '../db/versions.js';
 import { GATE_TABLES, type GateFactsCache } from '../gate/authorize.js';
 import type { ListingFacts, ListingFactsCache } from '../gate/listing.js';
 
@@ -45,7 +46,12 @@ export function createCaches(
     async caller(hash, load) {
       if (feed.live || !cacheVersion) return callers.get(hash, load);
       const hit = versioned.get(hash);
-      if (hit && (await cacheVersion(hit.companyId)) === hit.cacheVersion) return hit;
+      if (hit) {
+        // Who the token is depends only on the auth part; the full current version goes on, so the
+        // gate and read caches of this request are keyed by what is current now.
+        const now = await cacheVersion(hit.companyId);
+        if (authPart(now) === authPart(hit.cacheVersion!)) return { ...hit, cacheVersion: now };
+      }
       const fresh = await load();
       if (fresh?.cacheVersion === undefined) versioned.delete(hash);
       else {

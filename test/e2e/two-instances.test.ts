@@ -111,6 +111,38 @@ it.runIf(url && redis)(
   },
 );
 
+it.runIf(url && redis)('an edit through one instance is read at once through the other', async () => {
+  const [a, b] = instances as [{ base: string; sg: Sitegate }, { base: string; sg: Sitegate }];
+  const d = await seedDemo(a.sg.deps.services.db, { tag: uniqueTag() });
+  const heading = async () => {
+    const r = await postMcp(`${b.base}/api/mcp`, d.tokens.all, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_page', arguments: { pageId: d.pages.home } },
+    });
+    const body = (await r.json()) as {
+      result: {
+        structuredContent: {
+          data: { sections: Array<{ sectionId: string; content: { heading?: string } }> };
+        };
+      };
+    };
+    return body.result.structuredContent.data.sections.find((s) => s.sectionId === d.sections.hero)?.content
+      .heading;
+  };
+  const before = await heading();
+  expect(before).toBeTruthy();
+  expect(await heading()).toBe(before); // now cached on B
+  const edited = await call(a.base, d.tokens.all, 'update_section_text', {
+    pageId: d.pages.home,
+    sectionId: d.sections.hero,
+    text: { heading: 'Edited through A' },
+  });
+  expect(edited).toBe('ok');
+  expect(await heading()).toBe('Edited through A');
+});
+
 it.runIf(url && redis)(
   'a visitor served by both instances is one visitor (the daily salt is shared)',
   async () => {
