@@ -88,7 +88,9 @@ function cpuMs(pid: number): number {
 }
 
 async function counters(p: Proc): Promise<{ db: number; redis: number }> {
-  const r = await fetch(`${p.url}/admin/stats`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const r = await fetch(`${p.url}/admin/stats?only=roundTrips`, {
+    headers: { authorization: `Bearer ${ADMIN}` },
+  });
   const body = (await r.json()) as { roundTrips?: { db: number; redis: number } };
   return body.roundTrips ?? { db: 0, redis: 0 };
 }

@@ -1,6 +1,6 @@
 // Connections (SPEC §1, §5): created by a site owner only, reaching one website (default) or the
 // whole workspace, with scopes ticked from the scope table. Lookup is by token hash only.
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../db/ids.js';
 import { cacheVersionOf } from '../db/versions.js';
@@ -110,7 +110,7 @@ export function callerOf(row: ConnectionRow, via: Caller['via'], cacheVersion?: 
  */
 export async function callerForToken(db: Db, token: string): Promise<Caller | null> {
   const [found] = await db
-    .select({ row: connections, version: cacheVersionOf(connections.companyId) })
+    .select({ row: connections, version: cacheVersionOf(sql.raw('"connections"."company_id"')) })
     .from(connections)
     .where(and(eq(connections.tokenHash, sha256Hex(token)), isNull(connections.revokedAt)))
     .limit(1);

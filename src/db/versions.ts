@@ -7,14 +7,17 @@
 // read, a prepared statement) and the caches only return what they hold under those same versions, so
 // nothing cached before a committed revocation, role change or withheld area is used after it.
 // A version is written `<auth>.<content>`. (PGlite, one process, uses the change feed instead.)
-import { type Column, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 
 const VERSION_SQL = `select coalesce(sum(auth), 0) || '.' || coalesce(sum(content), 0) as v
   from sitegate_versions where company_id = $1 or company_id = '*'`;
 
-/** The version as a column of a query that reads a workspace's row anyway (same snapshot). */
-export function cacheVersionOf(companyId: Column | SQL): SQL<string> {
-  return sql<string>`(select coalesce(sum(auth), 0) || '.' || coalesce(sum(content), 0) from sitegate_versions where company_id = ${companyId} or company_id = '*')`;
+/**
+ * The version as a column of a query that reads a workspace's row anyway (same snapshot).
+ * `companyId` must be table-qualified: a bare "company_id" would name sitegate_versions' own column.
+ */
+export function cacheVersionOf(companyId: SQL): SQL<string> {
+  return sql<string>`(select coalesce(sum(sv.auth), 0) || '.' || coalesce(sum(sv.content), 0) from sitegate_versions sv where sv.company_id = ${companyId} or sv.company_id = '*')`;
 }
 
 /** The `auth` part of a version: what who-a-token-is and the gate's decision depend on. */
