@@ -88,7 +88,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 
 /** PGlite's default 128 MB shared_buffers alone costs ~140 MB of resident memory; the embedded
  * database of one workspace-sized service needs far less (bench/mcp.ts measures the effect). */
-export const PGLITE_START_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'temp_buffers=2MB'];
+export const PGLITE_START_PARAMS = [
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'temp_buffers=2MB',
+  // One process: caches follow the change feed, so writes skip the cache-version triggers (0006).
+  '-c',
+  'sitegate.cache_versions=off',
+];
 
 async function openPglite(dir: string | undefined, fresh?: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');

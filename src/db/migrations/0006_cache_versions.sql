@@ -23,6 +23,8 @@ DECLARE
   a int := CASE WHEN TG_ARGV[1] IN ('auth', 'both') THEN 1 ELSE 0 END;
   k int := CASE WHEN TG_ARGV[1] IN ('content', 'both') THEN 1 ELSE 0 END;
 BEGIN
+  -- The embedded PGlite (one process) keeps its caches by the change feed and starts with this off.
+  IF current_setting('sitegate.cache_versions', true) = 'off' THEN RETURN NULL; END IF;
   IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
   IF TG_ARGV[0] = 'self' THEN
     c := r.id;
@@ -70,6 +72,7 @@ CREATE TRIGGER domains_version AFTER INSERT OR UPDATE OR DELETE ON domains FOR E
 -- TRUNCATE names no rows: it bumps the version every workspace's read includes (row '*').
 CREATE OR REPLACE FUNCTION sitegate_bump_all_versions() RETURNS trigger AS $$
 BEGIN
+  IF current_setting('sitegate.cache_versions', true) = 'off' THEN RETURN NULL; END IF;
   INSERT INTO sitegate_versions AS s (company_id, auth, content) VALUES ('*', 1, 1)
     ON CONFLICT (company_id) DO UPDATE SET auth = s.auth + 1, content = s.content + 1;
   RETURN NULL;
