@@ -31,3 +31,5 @@ if (demo) {
   );
 }
 console.log(`bench server (${v1 ? 'v1' : 'v2'}) ready at ${url}`);
+// A clean exit on SIGINT, so `--cpu-prof` (bench/profile.ts) writes its profile.
+process.once('SIGINT', () => void sg.close().finally(() => process.exit(0)));
