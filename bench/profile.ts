@@ -4,7 +4,7 @@
 // Usage: BENCH_DATABASE_URL=… REDIS_URL=… tsx bench/profile.ts [repo root to profile, default this one]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -27,7 +27,7 @@ const LAYERS: Array<[string, RegExp]> = [
 ];
 
 type Node = { id: number; callFrame: { url: string; functionName: string }; children?: number[] };
-type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 function layerOf(n: Node): string {
   const url = n.callFrame.url;
@@ -39,17 +39,26 @@ function layerOf(n: Node): string {
   return 'other';
 }
 
-export function summarise(file: string): Array<[string, number]> {
+/** Shares of busy CPU by layer, over the samples taken in the last `seconds` before `endTime`. */
+export function summarise(file: string, seconds: number): Array<[string, number]> & { busyMs?: number } {
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const totals = new Map<string, number>();
+  const from = p.endTime - seconds * 1e6; // start-up and seeding are not the leg
+  let t = p.startTime;
   p.samples.forEach((id, i) => {
+    t += p.timeDeltas[i] ?? 0;
+    if (t < from) return;
     const layer = layerOf(byId.get(id)!);
     totals.set(layer, (totals.get(layer) ?? 0) + (p.timeDeltas[i] ?? 0));
   });
   totals.delete('(idle)');
   const busy = [...totals.values()].reduce((a, b) => a + b, 0);
-  return [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, (100 * v) / busy]);
+  const shares: Array<[string, number]> & { busyMs?: number } = [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => [k, (100 * v) / busy]);
+  shares.busyMs = busy / 1000;
+  return shares;
 }
 
 export async function bench(): Promise<void> {
@@ -83,11 +92,12 @@ export async function bench(): Promise<void> {
   );
   await new Promise<void>((r) => child.stdout!.on('data', (d) => String(d).includes('bench server') && r()));
   const demo = JSON.parse(readFileSync(out, 'utf8'));
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const r = await autocannon({
     url: demo.mcpUrl,
     method: 'POST',
     connections: 32,
-    duration: Number(process.env.BENCH_SECONDS ?? 5),
+    duration: seconds,
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -105,12 +115,15 @@ export async function bench(): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGINT');
   });
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  // The main thread's profile is the largest (pino's worker writes its own).
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(path.join(dir, b)).size - statSync(path.join(dir, a)).size)[0];
   if (!file) throw new Error('no profile written');
   console.log(`\nget_page on PostgreSQL + Redis, ${r.requests.total} calls, profile ${path.join(dir, file)}`);
   console.log('| layer | share of busy CPU |');
   console.log('|---|---|');
-  for (const [layer, pct] of summarise(path.join(dir, file)))
+  for (const [layer, pct] of summarise(path.join(dir, file), seconds))
     if (pct >= 0.5) console.log(`| ${layer} | ${pct.toFixed(1)} % |`);
 }
 
