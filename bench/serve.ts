@@ -6,7 +6,7 @@
 // isolates the Redis rate-limit keys of one run.
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
-import { seedDemo } from '../src/db/demo.js';
+import { seedDemo } from '../src/demo/seed.js';
 import { createSitegate } from '../src/runtime.js';
 import { v1Endpoint } from './v1-endpoint.js';
 

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { Agent, fetch } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
-import { seedDemo } from '../src/db/demo.js';
+import { seedDemo } from '../src/demo/seed.js';
 import { createSitegate } from '../src/runtime.js';
 
 const N = Number(process.env.BENCH_REQUESTS ?? 400);

@@ -31,6 +31,7 @@ const Env = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   FORM_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(5),
   FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
+  TRUST_PROXY: z.enum(['0', '1', 'false', 'true']).default('0'),
 });
 
 export type Config = {
@@ -68,6 +69,8 @@ export type Config = {
   formLimitPerAddress: number;
   /** Published-site form submissions allowed per website per hour (30). */
   formLimitPerWebsite: number;
+  /** TRUST_PROXY=1: the client address is the right-most X-Forwarded-For entry (src/web/client-address.ts). */
+  trustProxy: boolean;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -99,6 +102,7 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   SHUTDOWN_TIMEOUT_MS: 'on SIGTERM, how long in-flight requests may take to finish, in ms (10000)',
   FORM_LIMIT_PER_ADDRESS: 'published-site form submissions per sender address per 10 minutes (5)',
   FORM_LIMIT_PER_WEBSITE: 'published-site form submissions per website per hour (30)',
+  TRUST_PROXY: '1 only behind your TLS-terminating proxy: client addresses come from its X-Forwarded-For (0)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -147,5 +151,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     formLimitPerAddress: e.FORM_LIMIT_PER_ADDRESS,
     formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
+    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
   };
 }

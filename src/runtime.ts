@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { safeError } from './ops/log-safety.js';
 import { delegationKey, delegationSigner } from './auth/oauth/delegation.js';
 import { registeredClientName } from './auth/oauth/idp-store.js';
 import { jwtOAuthEdge } from './auth/oauth/jwt-edge.js';
@@ -29,7 +30,7 @@ import { requestLogMixin } from './ops/request-context.js';
 import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
 import { RETENTION } from './ops/retention.js';
-import { countRedis } from './ops/round-trips.js';
+import { countRedis } from './kernel/round-trips.js';
 
 export type Sitegate = {
   deps: AppDeps;
@@ -76,6 +77,8 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       {
         level: config.logLevel,
         redact: ['req.headers.authorization', '*.token', '*.password'],
+        // Errors are logged without the values they carry (SQL parameters, database details).
+        serializers: { err: safeError },
         // Every line logged while a request is handled carries its id (issue 14 item 3).
         mixin: requestLogMixin,
       },
@@ -133,6 +136,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       verify: accessTokenVerifier({ issuer: config.oauthIssuer, audience: config.oauthAudience }),
       delegations: delegationSigner(delegationKey(config), config.baseUrl),
       clientName: (issuer, clientId) => registeredClientName(database.db, issuer, clientId),
+      limitPending: (window, key) => deps.limits.tryWindow(window, key),
     });
   }
   if (opts.mcpEndpoint) deps.mcpEndpoint = opts.mcpEndpoint(deps);

@@ -2,13 +2,13 @@
 // whole workspace, with scopes ticked from the scope table. Lookup is by token hash only.
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
 import { cacheVersionOf } from '../db/versions.js';
+import { newId } from '../kernel/ids.js';
 import { companies, connections, websiteMembers, websites } from '../db/schema.js';
-import { Refusal, invalidInput, notFound } from '../domain/errors.js';
-import { type Scope, normaliseScopes } from '../gate/scopes.js';
-import type { Caller, Reach } from './caller.js';
-import { mintToken, sha256Hex } from './tokens.js';
+import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
+import { type Scope, normaliseScopes } from '../kernel/scopes.js';
+import type { Caller, Reach } from '../kernel/caller.js';
+import { mintToken, sha256Hex } from '../kernel/tokens.js';
 
 export type ConnectionRow = typeof connections.$inferSelect;
 

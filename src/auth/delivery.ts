@@ -3,11 +3,11 @@
 // the content API under /v1/content, never by /api/mcp.
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { deliveryTokens } from '../db/schema.js';
-import { Refusal, notFound } from '../domain/errors.js';
+import { Refusal, notFound } from '../kernel/errors.js';
 import { ownedWebsites } from './owner.js';
-import { DELIVERY_PREFIX, mintToken, sha256Hex } from './tokens.js';
+import { DELIVERY_PREFIX, mintToken, sha256Hex } from '../kernel/tokens.js';
 
 export type DeliveryTokenRow = typeof deliveryTokens.$inferSelect;
 const DELIVERY_RE = /^sg_dlv_[0-9A-Za-z]{32}$/;

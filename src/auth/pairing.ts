@@ -5,14 +5,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { pairings } from '../db/schema.js';
-import { Refusal, invalidInput, notFound } from '../domain/errors.js';
-import { type Scope, isScope, normaliseScopes } from '../gate/scopes.js';
-import type { Reach } from './caller.js';
+import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
+import { type Scope, isScope, normaliseScopes } from '../kernel/scopes.js';
+import type { Reach } from '../kernel/caller.js';
 import { createConnection } from './connections.js';
 import { ownedWebsites } from './owner.js';
-import { sha256Hex } from './tokens.js';
+import { sha256Hex } from '../kernel/tokens.js';
 
 export const PAIRING_TTL_SECONDS = 600;
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval. */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { codeMigrations, schemaStatus } from '../db/migrator.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { type Manifest, restoreEmbedded } from '../ops/backup.js';
 import { controlAlive } from '../ops/control.js';
 import { executeOp, openForCommand } from './operator.js';

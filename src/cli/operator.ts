@@ -5,7 +5,7 @@
 import { type Config, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { schemaStatus } from '../db/migrator.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { runOp } from '../ops/admin-ops.js';
 import { callControl, controlAlive } from '../ops/control.js';
 import { ExitError } from './output.js';

@@ -3,17 +3,9 @@
 // and stores the token once in the user's config dir (0600).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spinner } from '@clack/prompts';
-import { DEFAULT_SCOPES } from '../gate/scopes.js';
+import type { StartedPairing } from '../auth/pairing.js';
+import { DEFAULT_SCOPES } from '../kernel/scopes.js';
 import { credentialsPath, normaliseUrl, storeCredential } from './credentials.js';
-
-type Started = {
-  deviceCode: string;
-  userCode: string;
-  verificationUri: string;
-  verificationUriComplete: string;
-  expiresIn: number;
-  interval: number;
-};
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -27,7 +19,7 @@ export async function pairCommand(opts: { url: string; scopes?: string; name?: s
     process.stderr.write(`Pairing could not start (${res.status}): ${await res.text()}\n`);
     return 1;
   }
-  const p = (await res.json()) as Started;
+  const p = (await res.json()) as StartedPairing;
   process.stdout.write(
     `\nTo connect this terminal, open ${p.verificationUriComplete}\nand check that it shows the code: ${p.userCode}\n` +
       `Requested scopes: ${scopes.join(', ')}\n\n`,

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { type Database, openDatabase } from '../db/client.js';
-import { type Demo, seedDemo } from '../db/demo.js';
+import { type Demo, seedDemo } from '../demo/seed.js';
 import { ensureSchema } from '../db/migrator.js';
 import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
@@ -73,6 +73,7 @@ export async function serveCommand(opts: {
         db: sg.deps.services.db,
         audience: config.oauthAudience,
         port: config.idpPort,
+        limits: sg.deps.limits,
       })
     : null;
   let demo: DemoOut | null = null;

@@ -3,17 +3,15 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import type { websites } from '../db/schema.js';
-import type { Role } from '../gate/scopes.js';
+import type { WebsiteRow } from '../gate/authorize.js';
+import type { Role } from '../kernel/scopes.js';
 import type { DnsChecker } from './domains/dns-check.js';
 import type { BlobStore } from './library/blobs.js';
 import type { Mailer } from './mail/mailer.js';
 import type { ImageProvider } from './library/image-provider.js';
 
 export type Clock = () => Date;
-/** A website as the gate hands it over: every column but the published snapshot, which can be large
- * and is read only where needed (publishedSnapshotOf). */
-export type WebsiteRow = Omit<typeof websites.$inferSelect, 'published'>;
+export type { WebsiteRow };
 
 /** Long-lived services shared by every request of one process. Later areas add theirs here. */
 export type Services = {

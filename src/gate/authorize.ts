@@ -2,13 +2,16 @@
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
 import { type SQL, and, eq, getTableColumns } from 'drizzle-orm';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { companies, websiteMembers, websites } from '../db/schema.js';
-import type { WebsiteRow } from '../domain/context.js';
-import { Refusal, invalidInput, notFound } from '../domain/errors.js';
-import { type Area, type Role, type Scope, isRole, roleRank } from './scopes.js';
+import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
+import { type Area, type Role, type Scope, isRole, roleRank } from '../kernel/scopes.js';
+
+/** A website as the gate hands it over: every column but the published snapshot, which can be large
+ * and is read only where needed (publishedSnapshotOf). */
+export type WebsiteRow = Omit<typeof websites.$inferSelect, 'published'>;
 
 /** What the gate needs to know about a tool: the declaration, never the implementation. */
 export type GateRule = {

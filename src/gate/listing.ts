@@ -2,13 +2,13 @@
 // role, the areas the agency withheld, the advanced-editor grant — read for the connection's reach
 // in one query. Listing is advice to the client; the gate still decides every call (authorize.ts).
 import { and, eq } from 'drizzle-orm';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { authPart } from '../db/versions.js';
 import { websites } from '../db/schema.js';
 import { type GateRule, denial, gateFacts } from './authorize.js';
-import { type Role, isRole, roleRank } from './scopes.js';
+import { type Role, isRole, roleRank } from '../kernel/scopes.js';
 
 export type ListingFacts = {
   /** The creator's role on the connection's own website (workspace-level tools act there). */

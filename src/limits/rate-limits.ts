@@ -7,8 +7,8 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { Caller } from '../auth/caller.js';
-import { Refusal } from '../domain/errors.js';
+import type { Caller } from '../kernel/caller.js';
+import { Refusal } from '../kernel/errors.js';
 
 export type LimitsConfig = {
   perConnection: number;
@@ -29,6 +29,8 @@ export type RateLimits = {
   consumeKey(bucket: Bucket, key: string): Promise<void>;
   /** Takes one point from a windowed limit: 0 when allowed, else the seconds until it allows again. */
   tryWindow(window: Window, key: string): Promise<number>;
+  /** Gives back the point `tryWindow` took (an attempt that turned out fine, such as a right password). */
+  refundWindow(window: Window, key: string): Promise<void>;
 };
 
 const CONSUME = 'sitegateConsumeLimits';
@@ -180,5 +182,16 @@ export function createRateLimits(cfg: LimitsConfig): RateLimits {
         return Math.max(1, Math.ceil(e.msBeforeNext / 1000));
       }
     },
+    async refundWindow(w, key) {
+      await windowOf(w).reward(key, 1);
+    },
+  };
+}
+
+/** The sign-in function's view of the limits (src/domain/users/sign-in.ts). */
+export function signInLimiter(limits: RateLimits) {
+  return {
+    take: (w: Window, key: string) => limits.tryWindow(w, key),
+    refund: (w: Window, key: string) => limits.refundWindow(w, key),
   };
 }

@@ -3,7 +3,7 @@
 // NOTIFY in-process). On PostgreSQL, where several processes share the data, entries are kept per
 // workspace cache version (src/db/versions.ts): the edge reads the caller's version on every request
 // and nothing cached under an older one is used again.
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { type ChangeFeed, FeedCache } from '../db/change-feed.js';
 import { authPart } from '../db/versions.js';
 import { GATE_TABLES, type GateFactsCache } from '../gate/authorize.js';

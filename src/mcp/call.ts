@@ -2,11 +2,12 @@
 // in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
 import type { ActivityRecorder } from '../domain/activity/recorder.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
-import { Refusal, invalidInput } from '../domain/errors.js';
+import { Refusal, invalidInput } from '../kernel/errors.js';
+import { unstorableInput } from '../domain/storable.js';
 import { authorize } from '../gate/authorize.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
@@ -93,6 +94,7 @@ export async function callTool(
         website,
         role,
         caller,
+        authorizeWebsite: async (otherTx, id) => (await authorize(otherTx, caller, def, id)).website,
       };
       if (!def.cacheable) return def.run(ctx, input);
       const key = [
@@ -127,6 +129,15 @@ export async function callTool(
 }
 
 function parseInput(tool: CompiledTool, args: unknown): Record<string, unknown> {
+  // What no schema can store (NUL, lone surrogates, absurd nesting, __proto__) is refused first, the
+  // same for every tool (issue 11 item 4).
+  const unstorable = unstorableInput(args);
+  if (unstorable) {
+    throw invalidInput(
+      `Invalid input for ${tool.def.name}: ${unstorable}.`,
+      'Nothing was changed. Remove the character or flatten the value and call again.',
+    );
+  }
   const r = tool.input.safeParse(args ?? {});
   if (r.success) return r.data as Record<string, unknown>;
   const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);

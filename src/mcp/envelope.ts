@@ -1,7 +1,7 @@
 // The result envelope of DESIGN §5.1: `{ ok: true, data }` or `{ ok: false, error: { code, message, hint? } }`
 // as structuredContent and as one text item. Business failures carry only a generic message and a request id.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Refusal } from '../domain/errors.js';
+import type { Refusal } from '../kernel/errors.js';
 
 export function okResult(data: unknown): CallToolResult {
   const structured = { ok: true, data };

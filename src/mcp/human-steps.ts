@@ -16,7 +16,7 @@ import {
   inputRequired,
   inputResponse,
 } from '@modelcontextprotocol/server';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { refusalResult } from './envelope.js';
 import { type Principal, principalOf } from './principal.js';
 

@@ -3,9 +3,9 @@
 // is not yet bound to a connection (SPEC §5 rule 1, DESIGN §5.4: never dead-ended).
 import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import type { OAuthBinding } from '../auth/oauth/delegation.js';
-import type { Scope } from '../gate/scopes.js';
+import type { Scope } from '../kernel/scopes.js';
 
 export type Principal =
   | { kind: 'caller'; caller: Caller; key: string }

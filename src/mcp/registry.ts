@@ -5,7 +5,7 @@
 // 73 KB list (an agent's context pays for every byte). The output schemas stay in the contract.
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { type ListingFacts, listable } from '../gate/listing.js';
 import { type ToolDef, ParamWebsiteId } from './define-tool.js';
 import { envelopeJsonSchema } from './envelope.js';

@@ -10,7 +10,7 @@ import {
   ResourceNotFoundError,
   type ResourceTemplateType,
 } from '@modelcontextprotocol/server';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { type CallDeps, callTool } from './call.js';
 
 export const RESOURCE_SCHEME = 'sitegate';

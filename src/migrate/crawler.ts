@@ -4,10 +4,10 @@
 import { createHash } from 'node:crypto';
 import robotsParserModule from 'robots-parser';
 import * as cheerio from 'cheerio';
-import { Refusal, invalidInput } from '../domain/errors.js';
-import { FetchFailure, guardedFetch } from './fetch.js';
+import { Refusal, invalidInput } from '../kernel/errors.js';
+import { FetchFailure, guardedFetch } from '../net/fetch.js';
 import { type PageSignals, readSignals } from './signals.js';
-import type { Guard } from './ssrf.js';
+import type { Guard } from '../net/ssrf.js';
 
 export type CrawlLimits = {
   maxPages: number;

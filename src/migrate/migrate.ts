@@ -14,7 +14,7 @@ import { CRAWL_DEFAULTS, type CrawlLimits, crawl } from './crawler.js';
 import { backgroundImages } from './css.js';
 import { requiredActions } from './report.js';
 import { assetKeys, pageCtx, pageTitle, planSite, sectionKeys } from './site.js';
-import { createGuard, type Guard } from './ssrf.js';
+import { createGuard, type Guard } from '../net/ssrf.js';
 import { loadStylesheets } from './stylesheets.js';
 
 export type MigrateInput = {

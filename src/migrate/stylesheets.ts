@@ -3,8 +3,8 @@
 // site's own), through the same SSRF guard as every page, bounded in count, bytes and time.
 import type { CrawledPage } from './crawler.js';
 import type { Sheet } from './css.js';
-import { FetchFailure, guardedFetch } from './fetch.js';
-import { type Guard, isUnsafe } from './ssrf.js';
+import { FetchFailure, guardedFetch } from '../net/fetch.js';
+import { type Guard, isUnsafe } from '../net/ssrf.js';
 
 // 5 s: with the crawl (35 s) and the images (15 s) a migration still answers inside an MCP client's 60 s.
 export const STYLESHEET_LIMITS = { count: 12, bytesEach: 1024 * 1024, timeMs: 5_000 };

@@ -17,7 +17,7 @@ import {
   revokeConnectionAsOperator,
   rotateConnection,
 } from '../domain/admin/operator.js';
-import { invalidInput } from '../domain/errors.js';
+import { invalidInput } from '../kernel/errors.js';
 import { backupEmbedded } from './backup.js';
 import { RETENTION } from './retention.js';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Database } from '../db/client.js';
 import { PGLITE_START_PARAMS } from '../db/client.js';
 import { codeMigrations, schemaStatus } from '../db/migrator.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 
 export const BACKUP_FORMAT = 'sitegate-backup/1';
 const SECRET_FILES = ['delegation.key'];

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { type Socket, connect, createServer } from 'node:net';
 import path from 'node:path';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 
 /** A request line is small (a command and its options); anything longer is refused unread. */
 const MAX_LINE = 64 * 1024;

@@ -2,10 +2,10 @@
 // the clean-ups the running service repeats, and `sitegate admin retention` runs once.
 import { purgeIdpRows } from '../auth/oauth/idp-store.js';
 import { purgePairings } from '../auth/pairing.js';
+import { purgeSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
 import { purgeExpiredPlans } from '../plans/store.js';
-import { purgeSessions } from '../web/session.js';
 
 export type Retention = { name: string; everyMs: number; run: (db: Db, now: Date) => Promise<unknown> };
 

@@ -5,7 +5,7 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { planNotFound } from './confirm.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';

@@ -6,10 +6,10 @@
 // redemption is a conditional UPDATE … WHERE status = 'approved'. Any refusal throws, so the tool's
 // transaction rolls back and nothing is written.
 import { and, eq } from 'drizzle-orm';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { connections, pendingActions } from '../db/schema.js';
 import type { SiteCtx, WorkspaceCtx } from '../domain/context.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { authorize } from '../gate/authorize.js';
 import { kindOf } from './kinds/index.js';
 import { type PlanRow, isExpired } from './store.js';

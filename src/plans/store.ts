@@ -3,10 +3,10 @@
 // Expired plans are refused from the moment they expire and deleted by a background job later.
 import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { pendingActions } from '../db/schema.js';
 import type { SiteCtx } from '../domain/context.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { type PlanKind, isPlanKind } from './kinds/types.js';
 
 export const PLAN_TTL_MS = 5 * 60_000;

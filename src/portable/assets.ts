@@ -9,9 +9,9 @@ import sharp from 'sharp';
 import type { Db } from '../db/client.js';
 import { assets } from '../db/schema.js';
 import type { BlobStore } from '../domain/library/blobs.js';
-import { Refusal } from '../domain/errors.js';
-import { FetchFailure, guardedFetch } from '../migrate/fetch.js';
-import type { Guard } from '../migrate/ssrf.js';
+import { Refusal } from '../kernel/errors.js';
+import { FetchFailure, guardedFetch } from '../net/fetch.js';
+import type { Guard } from '../net/ssrf.js';
 import { ASSET_CAPS, PORTABLE_CAPS, type PortableAsset } from './schema.js';
 
 export type ImageBytes = { bytes: Buffer; mime: string; width: number; height: number };

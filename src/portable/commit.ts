@@ -3,10 +3,11 @@
 // any failure the blobs this import wrote are removed, so nothing is left behind.
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { assets, brands, companies, websiteMembers, websites } from '../db/schema.js';
+import { assertAssetsOf } from '../domain/sections/store.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 import { type BlobLedger, type FetchedAssets, rollbackBlobs, writeBlobs } from './assets.js';
 import { mergeSections, type MergeReport } from './merge.js';
 import { type ResolvedPage, insertPages, resolveSections } from './rows.js';
@@ -52,6 +53,9 @@ export async function commitImport(
   opts: CommitOptions,
 ): Promise<ImportResult> {
   const { blobs, db, config } = ctx.services;
+  // Raw library asset ids in the payload must be the merge target's own; a new site has none.
+  const contents = site.pages.flatMap((p) => p.sections.map((s) => s.content));
+  await assertAssetsOf(ctx.tx, opts.mergeIntoWebsiteId ?? null, contents);
   const ledger: BlobLedger = { written: [] };
   try {
     const shaByKey = await writeBlobs(blobs, fetched.images, ledger);

@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { assets, brands, companies, pages, sections, websites } from '../db/schema.js';
 import { ASSET_ID } from '../domain/sections/types.js';
-import { notFound } from '../domain/errors.js';
+import { notFound } from '../kernel/errors.js';
 import { mapStrings } from './refs.js';
 import type { PortableSection, PortableSiteV1 } from './schema.js';
 

@@ -2,7 +2,7 @@
 // early on the site limit or a merge target the connection cannot edit, fetch and re-validate the
 // assets outside any transaction, then commit everything in one transaction (commit.ts).
 import type { SiteCtx } from '../domain/context.js';
-import { createGuard, type Guard } from '../migrate/ssrf.js';
+import { createGuard, type Guard } from '../net/ssrf.js';
 import { fetchAssets } from './assets.js';
 import { type AuthorizeTarget, checkSiteLimit, commitImport, type ImportResult } from './commit.js';
 import { parsePortable, validateSections } from './prepare.js';

@@ -7,7 +7,7 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { pages, sections, websites } from '../db/schema.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
-import { fingerprint } from './refs.js';
+import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
 import { takeRestorePoint } from './restore.js';
 
@@ -83,7 +83,7 @@ export async function mergeSections(
         report.inserted += 1;
         continue;
       }
-      const editedInApp = current.importFingerprint !== fingerprint(current.content);
+      const editedInApp = current.importFingerprint !== sha256OfCanonicalJson(current.content);
       if (editedInApp && !force.has(s.externalKey)) {
         report.conflicts.push(s.externalKey);
         continue;
@@ -93,7 +93,7 @@ export async function mergeSections(
         !editedInApp &&
         current.importFingerprint === s.fp &&
         current.type === s.type &&
-        fingerprint(current.layout) === fingerprint(s.layout) &&
+        sha256OfCanonicalJson(current.layout) === sha256OfCanonicalJson(s.layout) &&
         current.hidden === s.hidden;
       if (same) {
         report.unchanged += 1;

@@ -1,7 +1,7 @@
 // Validation of a PortableSiteV1 payload before anything is fetched or written (SPEC §4.5 import_site):
 // caps first (payload_too_large), then the shape, then every section exactly like an edit
 // (parseSectionContent: no HTML, no CSS, no unsafe URLs), with the refusal naming the section.
-import { invalidInput } from '../domain/errors.js';
+import { invalidInput } from '../kernel/errors.js';
 import { parseSectionContent } from '../domain/sections/types.js';
 import { checkPayloadCaps } from './caps.js';
 import { referencedKeys, resolveAssetRefs } from './refs.js';

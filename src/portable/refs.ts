@@ -1,7 +1,7 @@
 // Asset references inside section content (PortableSiteV1 design): a string that is exactly
 // `asset:<key>` or exactly the URL of a listed asset becomes the library asset id once imported;
-// export turns asset ids back into `asset:<key>`. Also the content fingerprint merges compare.
-import { createHash } from 'node:crypto';
+// export turns asset ids back into `asset:<key>`. (The content fingerprint merges compare is
+// kernel/fingerprint.ts.)
 
 /** Rewrites every string leaf with `map`; `undefined` drops the field (and an array item that loses its url). */
 export function mapStrings(value: unknown, map: (s: string) => string | undefined): unknown {
@@ -53,20 +53,4 @@ export function referencedKeys(content: unknown, keyByUrl: ReadonlyMap<string, s
     return s;
   });
   return keys;
-}
-
-/** Stable hash of section content (key order independent): equal before and after a JSONB round trip. */
-export function fingerprint(content: unknown): string {
-  return createHash('sha256').update(stable(content)).digest('hex');
-}
-
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (isObj(v)) {
-    const keys = Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stable(v[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
 }

@@ -2,9 +2,9 @@
 // website's draft pages and sections, and the domain function that puts it back exactly.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { newId } from '../db/ids.js';
+import { newId } from '../kernel/ids.js';
 import { pages, restorePoints, sections, websites } from '../db/schema.js';
-import { notFound } from '../domain/errors.js';
+import { notFound } from '../kernel/errors.js';
 
 type PageRow = typeof pages.$inferSelect;
 type SectionRow = typeof sections.$inferSelect;

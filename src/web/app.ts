@@ -2,16 +2,21 @@
 import { Hono } from 'hono';
 import type { AppDeps } from './deps.js';
 import { domainRedirect } from './domain-redirect.js';
+import { capBodies } from './body-caps.js';
+import { resolveClientAddress } from './client-address.js';
 import { mountMcp } from './mcp-route.js';
 import { API_ROUTES, ROUTES } from './routes/index.js';
 import { mountOps, requestContext } from './routes/ops.js';
 import { currentRequestId } from '../ops/request-context.js';
 import { customDomainSites } from './routes/site.js';
-import { type WebEnv, csrfGuard, sessionMiddleware } from './session.js';
+import { type WebEnv, cookiePolicy, csrfGuard, sessionMiddleware } from './session.js';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requestContext(deps));
+  app.use('*', resolveClientAddress(deps.services.config.trustProxy));
+  // Every body is capped before anything reads it (issue 11 item 1).
+  app.use('*', capBodies());
   app.get('/healthz', (c) => c.json({ ok: true }));
   mountOps(app, deps);
   app.use('*', domainRedirect(deps));
@@ -30,7 +35,10 @@ export function createApp(deps: AppDeps): Hono {
       c.header('Content-Security-Policy', "frame-ancestors 'none'");
     c.header('Cache-Control', 'no-store');
   });
-  web.use('*', sessionMiddleware(deps.services.db, deps.services.clock));
+  web.use(
+    '*',
+    sessionMiddleware(deps.services.db, deps.services.clock, cookiePolicy(deps.services.config.baseUrl)),
+  );
   web.use('*', csrfGuard());
   for (const mount of ROUTES) mount(web, deps);
   app.route('/', web);

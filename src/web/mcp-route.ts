@@ -5,12 +5,12 @@
 // owner has not bound yet is let through as an `unbound` principal: never dead-ended (DESIGN §5.4).
 import { createHmac } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../kernel/caller.js';
 import { callerForToken } from '../auth/connections.js';
 import { delegationKey } from '../auth/oauth/delegation.js';
-import { looksLikeApiToken, sha256Hex } from '../auth/tokens.js';
+import { looksLikeApiToken, sha256Hex } from '../kernel/tokens.js';
 import type { Config } from '../config.js';
-import { SCOPES, normaliseScopes } from '../gate/scopes.js';
+import { SCOPES, normaliseScopes } from '../kernel/scopes.js';
 import { type Principal, authInfoFor, principalKey } from '../mcp/principal.js';
 import { createMcpEndpoint } from '../mcp/endpoint.js';
 import type { AppDeps } from './deps.js';
@@ -63,7 +63,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   };
 
   /** The principal a bearer token names, or null when it names none (401). */
-  const authenticate = async (token: string): Promise<Principal | null> => {
+  const authenticate = async (token: string): Promise<Principal | { limited: number } | null> => {
     if (looksLikeApiToken(token)) {
       const caller: Caller | null = await deps.caches.caller(sha256Hex(token), () =>
         callerForToken(deps.services.db, token),
@@ -72,6 +72,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
     }
     const outcome = deps.oauth ? await deps.oauth.authenticate(token) : null;
     if (!outcome) return null;
+    if (outcome.kind === 'rate_limited') return { limited: outcome.seconds };
     const key = principalKey({ binding: outcome.binding });
     if (outcome.kind === 'caller') return { kind: 'caller', caller: outcome.caller, key };
     return {
@@ -94,6 +95,10 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
     if (!m) return unauthorized(c);
     const principal = await authenticate(m[1]!);
     if (!principal) return unauthorized(c, 'invalid_token');
+    if ('limited' in principal) {
+      c.header('Retry-After', String(principal.limited));
+      return c.json(rpcError(-32000, `Too many requests; retry in ${principal.limited} s.`), 429);
+    }
     // The endpoint reads the body (bounded), routes by protocol era and validates the protocol headers.
     return endpoint.fetch(c.req.raw, { authInfo: authInfoFor(principal) });
   });

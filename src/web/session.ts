@@ -1,11 +1,15 @@
 // Signed-in web sessions (owner pages): an HttpOnly, SameSite=Lax cookie holding a random id whose
 // SHA-256 is stored, with a per-session CSRF token that every form posts back (DESIGN §5.5).
 // Before sign-in, the login form uses a double-submit CSRF cookie.
+// With an https BASE_URL (issue 11 item 9) both cookies are `Secure` and carry the `__Host-` prefix
+// (RFC 6265bis §4.1.3.2: Secure, Path=/, no Domain), so neither a plain-http response nor a sibling
+// subdomain can set or overwrite them; behind a TLS-terminating proxy the request itself looks http,
+// which is why the base URL decides, not the request.
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { safeEqual, sha256Hex } from '../auth/tokens.js';
+import { safeEqual, sha256Hex } from '../kernel/tokens.js';
 import type { Db } from '../db/client.js';
 import { users, webSessions } from '../db/schema.js';
 
@@ -13,16 +17,28 @@ export const SESSION_COOKIE = 'sg_session';
 export const PRE_CSRF_COOKIE = 'sg_csrf';
 const SESSION_HOURS = 12;
 
+/** The names and flags of the owner pages' cookies for one base URL. */
+export type CookiePolicy = { session: string; csrf: string; secure: boolean };
+
+export function cookiePolicy(baseUrl: string): CookiePolicy {
+  const secure = new URL(baseUrl).protocol === 'https:';
+  return secure
+    ? { session: `__Host-${SESSION_COOKIE}`, csrf: `__Host-${PRE_CSRF_COOKIE}`, secure }
+    : { session: SESSION_COOKIE, csrf: PRE_CSRF_COOKIE, secure };
+}
+
 export type SessionUser = { id: string; email: string; name: string };
 export type WebEnv = { Variables: { user: SessionUser | null; csrf: string } };
 
 const random = () => randomBytes(32).toString('base64url');
 
-function secure(c: Context): boolean {
-  return new URL(c.req.url).protocol === 'https:';
-}
-
-export async function startSession(c: Context, db: Db, userId: string, now: Date): Promise<void> {
+export async function startSession(
+  c: Context,
+  db: Db,
+  userId: string,
+  now: Date,
+  policy: CookiePolicy,
+): Promise<void> {
   const id = random();
   await db.insert(webSessions).values({
     idHash: sha256Hex(id),
@@ -30,31 +46,27 @@ export async function startSession(c: Context, db: Db, userId: string, now: Date
     csrfToken: random(),
     expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000),
   });
-  setCookie(c, SESSION_COOKIE, id, {
+  setCookie(c, policy.session, id, {
     httpOnly: true,
     sameSite: 'Lax',
     path: '/',
-    secure: secure(c),
+    secure: policy.secure,
     maxAge: SESSION_HOURS * 3600,
   });
 }
 
-export async function endSession(c: Context, db: Db): Promise<void> {
-  const id = getCookie(c, SESSION_COOKIE);
+export async function endSession(c: Context, db: Db, policy: CookiePolicy): Promise<void> {
+  const id = getCookie(c, policy.session);
   if (id) await db.delete(webSessions).where(eq(webSessions.idHash, sha256Hex(id)));
-  deleteCookie(c, SESSION_COOKIE, { path: '/' });
-}
-
-export async function purgeSessions(db: Db, now: Date): Promise<void> {
-  await db.delete(webSessions).where(lt(webSessions.expiresAt, now));
+  deleteCookie(c, policy.session, { path: '/', secure: policy.secure });
 }
 
 /**
  * The signed-in user of a request's session cookie, read only: nothing is set. The published site
  * uses it to leave its own members' visits uncounted while setting no cookie on anyone.
  */
-export async function sessionOf(c: Context, db: Db, now: Date) {
-  const id = getCookie(c, SESSION_COOKIE);
+export async function sessionOf(c: Context, db: Db, now: Date, policy: CookiePolicy) {
+  const id = getCookie(c, policy.session);
   if (!id) return null;
   const [row] = await db
     .select({ id: users.id, email: users.email, name: users.name, csrf: webSessions.csrfToken })
@@ -65,19 +77,23 @@ export async function sessionOf(c: Context, db: Db, now: Date) {
 }
 
 /** Loads the signed-in user (or null) and the CSRF token the page's forms must carry. */
-export function sessionMiddleware(db: Db, clock: () => Date): MiddlewareHandler<WebEnv> {
+export function sessionMiddleware(
+  db: Db,
+  clock: () => Date,
+  policy: CookiePolicy,
+): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     c.set('user', null);
-    const row = await sessionOf(c, db, clock());
+    const row = await sessionOf(c, db, clock(), policy);
     if (row) {
       c.set('user', { id: row.id, email: row.email, name: row.name });
       c.set('csrf', row.csrf);
     }
     if (!c.get('user')) {
-      let pre = getCookie(c, PRE_CSRF_COOKIE);
+      let pre = getCookie(c, policy.csrf);
       if (!pre) {
         pre = random();
-        setCookie(c, PRE_CSRF_COOKIE, pre, { httpOnly: true, sameSite: 'Lax', path: '/', secure: secure(c) });
+        setCookie(c, policy.csrf, pre, { httpOnly: true, sameSite: 'Lax', path: '/', secure: policy.secure });
       }
       c.set('csrf', pre);
     }

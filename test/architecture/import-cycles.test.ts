@@ -1,13 +1,35 @@
-// Layering (issue 14 item 8): no module of src/ reaches itself again through static value imports.
-// The CLI once closed such a loop (cli/serve.ts -> runtime -> web -> pages/snippets.ts -> cli/serve.ts):
-// a module in a cycle can be read before it has finished loading. Type-only imports are erased by the
-// compiler and dynamic `import()` runs after loading, so neither counts.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// Layering (issue 18; the cycle rule came with issue 14 item 8). src/ is a house whose floors point one
+// way: each top-level folder (or root file) of src/ sits on one floor of LAYERS and imports only from
+// floors below it, never from a sibling on its own floor and never from above. docs/architecture.md
+// explains each floor. Inside one folder, files may import each other but must not form a cycle through
+// static value imports (a module in a cycle can be read before it has finished loading).
+// For the floors every import counts, type-only and dynamic ones too: a type import still couples the
+// lower floor to the upper one. For cycles only static value imports count (types are erased).
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve('src');
-const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)[^;]*?\s+from\s+'(\.[^']+)'/gms;
+/** Bottom first. A unit may import its own files and any unit on a lower floor. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['kernel', 'config'], // errors, ids, crypto, scope/role vocabulary, the Caller type; environment
+  ['db', 'net', 'limits'], // storage; outbound fetch behind the SSRF guard; rate limits
+  ['gate'], // the one authorization decision
+  ['domain'], // business rules
+  ['auth', 'portable'], // tokens, connections, OAuth, pairing; PortableSiteV1 import/export
+  ['plans', 'migrate'], // the reviewed-plan rail; crawl-and-convert migration
+  ['ops'], // request context, metrics, readiness, retention, backup, operator tasks
+  ['mcp'], // the MCP adapter: tool declarations, dispatch, envelope
+  ['web'], // the HTTP adapter: routes, pages, rendering
+  ['runtime', 'demo'], // compositions: one process's wiring; the demo workspace
+  ['cli'], // the sitegate command
+  ['main'], // process entry
+];
+
+type Edge = { from: string; to: string; typeOnly: boolean; dynamic: boolean };
+
+const IMPORT = /^(?:import|export)\s+(type\s+)?[^;]*?\s+from\s+'(\.[^']+)'/gms;
+const DYNAMIC = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -18,18 +40,60 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-function importCycles(root: string): string[] {
+function edges(root: string): Edge[] {
   const files = new Set(sources(root));
-  const graph = new Map<string, string[]>();
+  const resolve = (from: string, spec: string) => {
+    const base = path.resolve(path.dirname(from), spec).replace(/\.js$/, '');
+    return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((c) => files.has(c));
+  };
+  const out: Edge[] = [];
   for (const f of files) {
-    const deps: string[] = [];
-    for (const m of readFileSync(f, 'utf8').matchAll(STATIC_IMPORT)) {
-      const base = path.resolve(path.dirname(f), m[1]!).replace(/\.js$/, '');
-      const hit = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((c) => files.has(c));
-      if (hit) deps.push(hit);
+    const text = readFileSync(f, 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const to = resolve(f, m[2]!);
+      if (to) out.push({ from: f, to, typeOnly: Boolean(m[1]), dynamic: false });
     }
-    graph.set(f, deps);
+    for (const m of text.matchAll(DYNAMIC)) {
+      const to = resolve(f, m[1]!);
+      if (to) out.push({ from: f, to, typeOnly: false, dynamic: true });
+    }
   }
+  return out;
+}
+
+/** The floor unit of a file: its top-level folder under src/, or a root file's name without extension. */
+function unitOf(root: string, file: string): string {
+  const parts = path.relative(root, file).split(path.sep);
+  return parts.length === 1 ? parts[0]!.replace(/\.tsx?$/, '') : parts[0]!;
+}
+
+function layerViolations(root: string, layers = LAYERS): string[] {
+  const floor = new Map<string, number>();
+  layers.forEach((units, i) => {
+    for (const u of units) floor.set(u, i);
+  });
+  const out = new Set<string>();
+  for (const f of sources(root)) {
+    const u = unitOf(root, f);
+    if (!floor.has(u)) out.add(`${u}: not on any floor (add it to LAYERS and docs/architecture.md)`);
+  }
+  for (const e of edges(root)) {
+    const a = unitOf(root, e.from);
+    const b = unitOf(root, e.to);
+    if (a === b) continue;
+    const fa = floor.get(a);
+    const fb = floor.get(b);
+    if (fa === undefined || fb === undefined || fb < fa) continue;
+    const why = fb === fa ? 'sideways' : 'upward';
+    out.add(`${why}: ${path.relative(root, e.from)} -> ${path.relative(root, e.to)}`);
+  }
+  return [...out].sort();
+}
+
+function importCycles(root: string): string[] {
+  const graph = new Map<string, string[]>();
+  for (const f of sources(root)) graph.set(f, []);
+  for (const e of edges(root)) if (!e.typeOnly && !e.dynamic) graph.get(e.from)!.push(e.to);
   const cycles: string[] = [];
   const done = new Set<string>();
   const stack: string[] = [];
@@ -43,10 +107,44 @@ function importCycles(root: string): string[] {
     stack.pop();
     done.add(n);
   };
-  for (const f of files) if (!done.has(f)) visit(f);
+  for (const f of graph.keys()) if (!done.has(f)) visit(f);
   return cycles;
 }
 
+const ROOT = path.resolve('src');
+
 it('src/ has no import cycle (client snippets live in the web layer; the CLI only renders them)', () => {
   expect(importCycles(ROOT)).toEqual([]);
+});
+
+it('every import in src/ points down a floor (LAYERS), never sideways or up', () => {
+  expect(layerViolations(ROOT)).toEqual([]);
+});
+
+describe('the checks can fail', () => {
+  // A throwaway tree with one upward arrow, one sideways arrow, one unplaced folder and one cycle:
+  // proves the two rules above would notice, so their passing means something.
+  it('reports an upward import, a sideways import, an unplaced folder and a cycle', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sg-layers-'));
+    try {
+      const put = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      };
+      put('kernel/errors.ts', "import type { Route } from '../web/app.js';\nexport type E = Route;\n");
+      put('db/a.ts', "import { n } from '../net/b.js';\nexport const a = n;\n");
+      put('net/b.ts', 'export const n = 1;\n');
+      put('web/app.ts', "import { y } from './y.js';\nexport type Route = string;\nexport const x = y;\n");
+      put('web/y.ts', "import { x } from './app.js';\nexport const y = () => x;\n");
+      put('attic/old.ts', 'export const old = 1;\n');
+      expect(layerViolations(dir)).toEqual([
+        'attic: not on any floor (add it to LAYERS and docs/architecture.md)',
+        'sideways: db/a.ts -> net/b.ts',
+        'upward: kernel/errors.ts -> web/app.ts',
+      ]);
+      expect(importCycles(dir)).toEqual(['web/app.ts -> web/y.ts -> web/app.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Idp, startIdp } from '../../src/auth/oauth/idp.js';
 import { pairings } from '../../src/db/schema.js';
-import { SCOPES } from '../../src/gate/scopes.js';
+import { SCOPES } from '../../src/kernel/scopes.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { signInAndConsent } from '../helpers/oauth.js';
 import { type TestServer, freePort, postMcp, rawCallCode, startTestServer } from '../helpers/server.js';

@@ -12,7 +12,7 @@ import { createDeliveryToken } from '../../src/auth/delivery.js';
 import { delegationKey, delegationSigner } from '../../src/auth/oauth/delegation.js';
 import { type Idp, signingKeys, startIdp } from '../../src/auth/oauth/idp.js';
 import type { JwtEdge } from '../../src/auth/oauth/jwt-edge.js';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { connections, pairings } from '../../src/db/schema.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { MemoryOAuthProvider, signInAndConsent } from '../helpers/oauth.js';

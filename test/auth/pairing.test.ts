@@ -3,8 +3,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connections, pairings } from '../../src/db/schema.js';
-import { purgePairings } from '../../src/auth/pairing.js';
-import { sha256Hex } from '../../src/auth/tokens.js';
+import { type StartedPairing, purgePairings } from '../../src/auth/pairing.js';
+import { sha256Hex } from '../../src/kernel/tokens.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 
@@ -27,15 +27,7 @@ async function start(scopes: string[], clientName = `cli-${Math.random().toStrin
     body: JSON.stringify({ scopes, clientName }),
   });
   expect(res.status).toBe(201);
-  return { ...(await res.json()), clientName } as {
-    deviceCode: string;
-    userCode: string;
-    verificationUri: string;
-    verificationUriComplete: string;
-    expiresIn: number;
-    interval: number;
-    clientName: string;
-  };
+  return { ...((await res.json()) as StartedPairing), clientName };
 }
 
 async function poll(deviceCode: string) {

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection, revokeConnection } from '../../src/auth/connections.js';
-import { sha256Hex } from '../../src/auth/tokens.js';
+import { sha256Hex } from '../../src/kernel/tokens.js';
 import { openDatabase } from '../../src/db/client.js';
-import { seedDemo } from '../../src/db/demo.js';
+import { seedDemo } from '../../src/demo/seed.js';
 import { connections } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 

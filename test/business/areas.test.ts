@@ -1,7 +1,7 @@
 // Agency areas (SPEC §1, §5 rule 7): a withheld area refuses its tools even for a full-scope token.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import {
   assets,
   bookings,

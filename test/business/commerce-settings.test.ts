@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import {
   activity,
   bookings,

@@ -1,8 +1,8 @@
 // list_leads / list_bookings / list_contacts (SPEC §4.5 crm:read): fenced visitor text, filters, cursors.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INJECTION_MESSAGE } from '../../src/db/demo.js';
-import { newId } from '../../src/db/ids.js';
+import { INJECTION_MESSAGE } from '../../src/demo/seed.js';
+import { newId } from '../../src/kernel/ids.js';
 import { leads } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
@@ -33,7 +33,8 @@ const CORPUS: Array<{ raw: string; clean: string }> = [
     clean: 'Tag smuggling: done',
   },
   { raw: '‮ txt.exe — reversed\u200f\u200e marks', clean: ' txt.exe — reversed marks' },
-  { raw: 'Ünïcödé 日本 🍞 ❤️ stays\nexactly\tso', clean: 'Ünïcödé 日本 🍞 ❤️ stays\nexactly\tso' },
+  // The variation selector after the heart is invisible too (issue 11 item 2): the heart stays.
+  { raw: 'Ünïcödé 日本 🍞 ❤\ufe0f stays\nexactly\tso', clean: 'Ünïcödé 日本 🍞 ❤ stays\nexactly\tso' },
 ];
 
 describe('list_leads / list_bookings / list_contacts', () => {

@@ -1,8 +1,8 @@
 // crm_update (SPEC §4.5 rules 1-3, §3 booking status): what it sets, what it refuses, what it logs.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
-import { newId } from '../../src/db/ids.js';
+import type { Demo } from '../../src/demo/seed.js';
+import { newId } from '../../src/kernel/ids.js';
 import { activity, bookings, contacts, leads } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { tokenFor } from './fixtures.js';

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
-import { newId } from '../../src/db/ids.js';
+import type { Demo } from '../../src/demo/seed.js';
+import { newId } from '../../src/kernel/ids.js';
 import { domains } from '../../src/db/schema.js';
 import { normaliseHostname } from '../../src/domain/domains/hostname.js';
 import { type TestDns, startTestDns } from '../helpers/dns-server.js';

@@ -1,11 +1,11 @@
 // Fixture helpers for the business-area tests: connections made by any member (the app only lets
 // owners create them; tests need an editor's to prove owner-only refusals) and company tweaks.
 import { eq } from 'drizzle-orm';
-import { mintToken } from '../../src/auth/tokens.js';
+import { mintToken } from '../../src/kernel/tokens.js';
 import type { Db } from '../../src/db/client.js';
-import { newId } from '../../src/db/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import { companies, connections } from '../../src/db/schema.js';
-import { SCOPES } from '../../src/gate/scopes.js';
+import { SCOPES } from '../../src/kernel/scopes.js';
 
 export async function tokenFor(
   db: Db,

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
 import { activity, assets, pages, sections } from '../../src/db/schema.js';
 import { brandColours, composeSvg } from '../../src/domain/library/brand-image.js';
+import type { Workspace } from '../helpers/factory.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { company, setCompany, tokenFor } from './fixtures.js';
 
@@ -49,8 +49,11 @@ let local: TestServer;
 let remote: TestServer;
 beforeAll(async () => {
   const url = await startProvider();
-  local = await startTestServer();
-  remote = await startTestServer({ env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '300' } });
+  local = await startTestServer({ seed: false });
+  remote = await startTestServer({
+    seed: false,
+    env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '300' },
+  });
 });
 afterAll(async () => {
   for (const res of pendingSlow) res.destroy();
@@ -67,7 +70,7 @@ const pageState = async (site: string) => ({
   sections: await db().select().from(sections).where(eq(sections.websiteId, site)).orderBy(sections.id),
 });
 
-async function creditsLog(s: TestServer, d: Demo) {
+async function creditsLog(s: TestServer, d: Workspace) {
   await s.sg.deps.activity.flush();
   return db()
     .select()
@@ -96,7 +99,7 @@ describe('local brand renderer', () => {
   });
 
   it('makes one brand-coloured PNG into the library, charges 1 credit, logs it, and touches no page', async () => {
-    const d = await local.seed();
+    const d = await local.seed(); // the demo brand: its palette colours the image
     const before = await pageState(d.websites.main);
     const r = await local.call(d.tokens.all, 'generate_image', {
       prompt: 'Fresh loaves on a wooden table',
@@ -128,7 +131,7 @@ describe('local brand renderer', () => {
   });
 
   it('10 concurrent calls with credit for 3 make exactly 3 images and leave 0, never below', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     await setCompany(db(), d.companyId, { credits: 3 });
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -144,7 +147,7 @@ describe('local brand renderer', () => {
   });
 
   it('two concurrent calls with credit for one: one image, one insufficient_credits', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     await setCompany(db(), d.companyId, { credits: 1 });
     const [a, b] = await Promise.all([
       local.call(d.tokens.all, 'generate_image', { prompt: 'first one' }),
@@ -156,7 +159,7 @@ describe('local brand renderer', () => {
   });
 
   it('re-reads AI consent on every call and refuses without it, charging nothing', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     expect((await local.call(d.tokens.all, 'generate_image', { prompt: 'with consent' })).ok).toBe(true);
     await setCompany(db(), d.companyId, { aiConsent: false });
     const r = await local.call(d.tokens.all, 'generate_image', { prompt: 'after consent withdrawn' });
@@ -166,7 +169,7 @@ describe('local brand renderer', () => {
   });
 
   it('refuses with no credits, a bad prompt, a missing scope or a viewer, writing nothing', async () => {
-    const d = await local.seed();
+    const d = await local.workspace();
     await setCompany(db(), d.companyId, { credits: 0 });
     expect((await local.call(d.tokens.all, 'generate_image', { prompt: 'anything' })).error?.code).toBe(
       'insufficient_credits',
@@ -194,7 +197,7 @@ describe('local brand renderer', () => {
 describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
   it('sends the brand, palette, style and Company Memory, and stores what comes back', async () => {
     provider.mode = 'ok';
-    const d = await remote.seed();
+    const d = await remote.seed(); // the demo brand and Company Memory are what is sent
     const r = await remote.call(d.tokens.all, 'generate_image', {
       prompt: 'A cinnamon bun',
       aspect: 'landscape',
@@ -207,7 +210,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
   });
 
   it('an outage, a slow answer past the timeout, a non-image or an oversized answer cost nothing and store nothing', async () => {
-    const d = await remote.seed();
+    const d = await remote.workspace();
     for (const mode of ['outage', 'slow', 'garbage', 'huge'] as const) {
       provider.mode = mode;
       const calls = provider.calls;
@@ -231,7 +234,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
 
   it('has a per-workspace per-minute bucket', async () => {
     provider.mode = 'ok';
-    const d = await remote.seed();
+    const d = await remote.workspace();
     let limited = 0;
     for (let i = 0; i < 22; i++) {
       const r = await remote.call(d.tokens.all, 'generate_image', { prompt: `bucket ${i}` });

@@ -2,7 +2,7 @@
 // either all land (row locks serialise them) or the loser gets stale_revision / conflict.
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { sections } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { draftRev, sectionRow } from './state.js';

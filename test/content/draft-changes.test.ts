@@ -2,7 +2,7 @@
 // plain content comparison says, across every kind of change, and reads as an owner would want.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { pages, sections, websites } from '../../src/db/schema.js';
 import { diffDraft } from '../../src/domain/pages/draft-changes.js';
 import { draftChanges } from '../../src/domain/pages/read.js';

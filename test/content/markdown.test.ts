@@ -1,6 +1,7 @@
 // The Markdown subset renders as an owner expects, and everything else stays text.
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, inline, makeResolver, markdown } from '../../src/web/render/markdown.js';
+import { escapeHtml } from '../../src/kernel/html.js';
+import { inline, makeResolver, markdown } from '../../src/web/render/markdown.js';
 
 const r = makeResolver('/sites/site_1');
 

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
-import { newId } from '../../src/db/ids.js';
+import type { Demo } from '../../src/demo/seed.js';
+import { newId } from '../../src/kernel/ids.js';
 import { assets } from '../../src/db/schema.js';
 import { publishDraft } from '../../src/domain/sites/publish.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';

@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection } from '../../src/auth/connections.js';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { activity, companies, websiteMembers } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { siteState } from './state.js';
@@ -174,7 +174,7 @@ describe('unsafe or mistyped content is invalid_input and writes nothing', () =>
     ['data: markdown link', { heading: 'Hi', subheading: '[x](data:text/html,<b>x</b>)' }],
     ['event handler text', { heading: '<img src=x onerror=alert(1)>' }],
     ["another type's content", { body: 'This is a text section body.' }],
-    ['unknown asset id', { heading: 'Hi', imageUrl: 'asset_0000000000000000' }],
+    // An unknown asset id is not_found, like another tenant's: test/attack/asset-ids.test.ts.
     ['control character', { heading: 'Hi\u0007' }],
   ];
 

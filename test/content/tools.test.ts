@@ -1,7 +1,7 @@
 // Each content:write tool end to end over MCP (real HTTP server, SDK client): what it changes in the
 // draft, that it bumps the section rev and the draft revision, and that the published snapshot stays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { draftRev, sectionRow } from './state.js';
 

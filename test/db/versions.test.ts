@@ -5,9 +5,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callerForToken, revokeConnection } from '../../src/auth/connections.js';
-import { sha256Hex } from '../../src/auth/tokens.js';
+import { sha256Hex } from '../../src/kernel/tokens.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { sections } from '../../src/db/schema.js';
 import { createCaches } from '../../src/mcp/caches.js';
 import { uniqueTag } from '../helpers/db.js';

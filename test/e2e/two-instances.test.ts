@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { revokeConnection } from '../../src/auth/connections.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
-import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { uniqueTag } from '../helpers/db.js';
 import { freePort, postMcp } from '../helpers/server.js';

@@ -1,10 +1,10 @@
 // Table-driven: every scope × role × withheld area × grant combination for the rules of the tools
 // that exist, plus reach and tenancy. The expected outcome is computed independently below.
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/auth/caller.js';
-import { Refusal } from '../../src/domain/errors.js';
+import type { Caller } from '../../src/kernel/caller.js';
+import { Refusal } from '../../src/kernel/errors.js';
 import { type GateFacts, type GateRule, decide, targetWebsiteId } from '../../src/gate/authorize.js';
-import { ROLES, type Role, SCOPES, roleRank } from '../../src/gate/scopes.js';
+import { ROLES, type Role, SCOPES, roleRank } from '../../src/kernel/scopes.js';
 import { createRegistry } from '../../src/mcp/registry.js';
 
 const caller = (scopes: readonly string[], over: Partial<Caller> = {}): Caller => ({

@@ -1,12 +1,25 @@
 // One database per test file: in-memory PGlite by default, the real PostgreSQL when DATABASE_URL is
-// set (as .ci/run does). Tests isolate by fixture (a fresh demo workspace each), never by database.
+// set (as .ci/run does). Tests isolate by fixture (a fresh workspace each), never by database.
+// The in-memory PGlite starts from the migrated image test/global-setup.ts made once for the run.
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 
 let shared: Promise<Database> | null = null;
 
 export function testDatabase(): Promise<Database> {
-  shared ??= openDatabase({ databaseUrl: process.env.DATABASE_URL, memory: true, poolSize: 20 });
+  shared ??= open();
   return shared;
+}
+
+function open(): Promise<Database> {
+  const image = process.env.DATABASE_URL ? '' : inject('pgliteImage');
+  return openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    memory: true,
+    poolSize: 20,
+    memoryImage: image ? new Blob([readFileSync(image)]) : undefined,
+  });
 }
 
 let n = 0;

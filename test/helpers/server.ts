@@ -8,11 +8,12 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino, { type DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { type Demo, seedDemo } from '../../src/db/demo.js';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import type { Clock } from '../../src/domain/context.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { testDatabase, uniqueTag } from './db.js';
+import { type Workspace, type WorkspaceOptions, makeWorkspace } from './factory.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,6 +37,8 @@ export type TestServer = {
   call(token: string, name: string, args?: Record<string, unknown>): Promise<Envelope>;
   /** Makes a new demo fixture (another isolated workspace) in the same database. */
   seed(): Promise<Demo>;
+  /** Makes a slim workspace (test/helpers/factory.ts): a fraction of seed()'s time. */
+  workspace(o?: WorkspaceOptions): Promise<Workspace>;
   close(): Promise<void>;
 };
 
@@ -51,6 +54,7 @@ export async function startTestServer(
   opts: {
     env?: Record<string, string>;
     clock?: Clock;
+    /** false: no demo at start (use workspace() or seed() per test); `demo` then throws. */
     seed?: boolean;
     /** Read the server's own log lines (its default pino logger, at LOG_LEVEL info) from here. */
     logDestination?: DestinationStream;
@@ -91,7 +95,7 @@ export async function startTestServer(
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || opts.env?.PORT || attempt >= 4) throw err;
     }
   }
-  const demo = await seedDemo(database.db, { tag: uniqueTag() });
+  const demo = opts.seed === false ? null : await seedDemo(database.db, { tag: uniqueTag() });
   const clients: Client[] = [];
   const client = async (token: string) => {
     const c = new Client(
@@ -111,7 +115,10 @@ export async function startTestServer(
     sg,
     url,
     mcpUrl: `${url}/api/mcp`,
-    demo,
+    get demo(): Demo {
+      if (!demo) throw new Error('This test server was started with seed: false; use workspace() or seed().');
+      return demo;
+    },
     client,
     async call(token, name, args = {}) {
       let c = byToken.get(token);
@@ -125,6 +132,7 @@ export async function startTestServer(
       return { ...env, isError: Boolean(r.isError), text: content[0]?.text };
     },
     seed: () => seedDemo(database.db, { tag: uniqueTag() }),
+    workspace: (o) => makeWorkspace(database.db, o),
     async close() {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
       await sg.close();

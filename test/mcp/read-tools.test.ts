@@ -92,6 +92,27 @@ describe('tenancy and reach', () => {
     }
   });
 
+  it('list_draft_changes refuses another tenant’s site and a workspace call without websiteId', async () => {
+    const foreign = await s.call(s.demo.tokens.workspace, 'list_draft_changes', {
+      websiteId: s.demo.websites.otherTenant,
+    });
+    expect(foreign.error?.code).toBe('not_found');
+    expect(foreign.data).toBeUndefined();
+    const unnamed = await s.call(s.demo.tokens.workspace, 'list_draft_changes', {});
+    expect(unnamed.error?.code).toBe('invalid_input');
+  });
+
+  it('list_access needs access:write and shows nothing of another tenant', async () => {
+    const noScope = await s.call(s.demo.tokens.default, 'list_access', {});
+    expect(noScope.error?.code).toBe('scope_missing');
+    expect(noScope.data).toBeUndefined();
+    const foreign = await s.call(s.demo.tokens.workspace, 'list_access', {
+      websiteId: s.demo.websites.otherTenant,
+    });
+    expect(foreign.error?.code).toBe('not_found');
+    expect(foreign.data).toBeUndefined();
+  });
+
   it('a single-site connection cannot read the workspace’s other site', async () => {
     const r = await s.call(s.demo.tokens.default, 'list_pages', { websiteId: s.demo.websites.events });
     expect(r.error?.code).toBe('not_found');

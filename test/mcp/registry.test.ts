@@ -1,10 +1,12 @@
 // The tool registry: every tool declares its gate rule and annotations, the names are a subset of
-// SPEC §4.5's catalogue (no human-only action ever appears), every tool is exercised by some test,
-// and the contract clients see is snapshotted (a change shows up in review).
+// SPEC §4.5's catalogue (no human-only action ever appears), every tool has a test that calls it over
+// MCP and checks a refusal, and the contract clients see is snapshotted one file per tool
+// (test/__snapshots__/tools/<name>.json), so a change shows up in review as that tool's diff.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AREAS, ROLES, SCOPES } from '../../src/gate/scopes.js';
+import { ERROR_CODES } from '../../src/kernel/errors.js';
+import { AREAS, ROLES, SCOPES } from '../../src/kernel/scopes.js';
 import { createRegistry } from '../../src/mcp/registry.js';
 
 /** SPEC.md §4.5, scope column first. */
@@ -63,12 +65,64 @@ const HUMAN_ONLY =
 
 const registry = createRegistry();
 
-function testSources(dir: string): string {
-  let out = '';
+function testFiles(dir: string, out: string[] = []): string[] {
   for (const f of readdirSync(dir)) {
     const p = path.join(dir, f);
-    if (statSync(p).isDirectory()) out += testSources(p);
-    else if (/\.test\.tsx?$/.test(f) && f !== 'registry.test.ts') out += readFileSync(p, 'utf8');
+    if (statSync(p).isDirectory()) testFiles(p, out);
+    else if (/\.test\.tsx?$/.test(f) && f !== 'registry.test.ts') out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Tools with no test yet that calls them over MCP and checks a refusal. This list only shrinks:
+ * the test below fails when a tool here gains such a test (take it off) and when a tool not here
+ * lacks one.
+ */
+const NO_REFUSAL_TEST_YET: readonly string[] = [];
+
+// A call over the MCP client: `s.call(token, 'name', …)`, a file's own `call…(token, 'name', …)` helper,
+// or the SDK's `callTool({ name: 'name', … })`.
+const LITERAL_CALL =
+  /\b(?:call\w*|callTool)\(\s*(?:[^,()]+(?:\([^()]*\))?[^,()]*,\s*|\{\s*name:\s*)'([a-z]+(?:_[a-z]+)+)'/g;
+// A table-driven call: `s.call(token, tool, …)` over rows that start `['name', …]`.
+const TABLE_CALL = /\bcall\w*\(\s*[^,()]+(?:\([^()]*\))?[^,()]*,\s*[a-zA-Z]\w*\s*[,)]/g;
+// The result's refusal checked: its error code, or isError/ok asserted on it.
+const REFUSAL = new RegExp(
+  `error\\??\\.code|isError\\)\\.toBe\\(true\\)|\\.ok\\)\\.toBe\\(false\\)|'(?:${ERROR_CODES.join('|')})'`,
+);
+
+/** Each call's text up to the next call (at most 900 characters): where its result is checked. */
+function windows(text: string): Array<{ index: number; text: string; tool?: string }> {
+  const calls = [...text.matchAll(LITERAL_CALL), ...text.matchAll(TABLE_CALL)].sort(
+    (a, b) => a.index - b.index,
+  );
+  return calls.map((m, i) => ({
+    index: m.index,
+    tool: m[1],
+    text: text.slice(m.index, Math.min(calls[i + 1]?.index ?? Number.POSITIVE_INFINITY, m.index + 900)),
+  }));
+}
+
+/** A row of a case table: `['name', …]`, `name: (d) => …`, or an item of `for (… of ['a', 'name'])`. */
+function inTable(text: string, name: string): boolean {
+  return (
+    text.includes(`['${name}'`) ||
+    new RegExp(`^\\s*${name}:\\s*\\(`, 'm').test(text) ||
+    new RegExp(`\\bof \\[[^\\]]*'${name}'`).test(text)
+  );
+}
+
+/** The tools some test calls over MCP and then checks for a refusal. */
+function toolsWithRefusalTests(names: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const file of testFiles(path.resolve('test'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const w of windows(text)) {
+      if (!REFUSAL.test(w.text)) continue;
+      if (w.tool) out.add(w.tool);
+      else for (const n of names) if (inTable(text, n)) out.add(n);
+    }
   }
   return out;
 }
@@ -93,10 +147,10 @@ describe('tool registry', () => {
     expect(HUMAN_ONLY.test(name)).toBe(false);
   });
 
-  it('every tool is exercised by at least one test', () => {
-    const sources = testSources(path.resolve('test'));
-    const untested = tools.map((t) => t.def.name).filter((n) => !sources.includes(`'${n}'`));
-    expect(untested).toEqual([]);
+  it('every tool has a test that calls it over MCP and checks a refusal (allow-list only shrinks)', () => {
+    const names = tools.map((t) => t.def.name);
+    const covered = toolsWithRefusalTests(names);
+    expect(names.filter((n) => !covered.has(n)).sort()).toEqual([...NO_REFUSAL_TEST_YET].sort());
   });
 
   it('input schemas take websiteId except the workspace-level tools, and refuse unknown keys', () => {
@@ -107,17 +161,19 @@ describe('tool registry', () => {
     }
   });
 
-  it('the contract clients see matches the committed snapshot', async () => {
-    const contract = tools
-      .map((t) => t.listing)
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((l) => {
-        const t = registry.get(l.name)!;
-        // tools/list omits output schemas; the contract keeps them so a change shows up in review.
-        return { ...l, outputSchema: t.outputSchema, scope: t.def.scope, area: t.def.area };
-      });
-    await expect(`${JSON.stringify(contract, null, 2)}\n`).toMatchFileSnapshot(
-      '../__snapshots__/tools.contract.json',
-    );
+  // tools/list omits output schemas; the contract keeps them so a change shows up in review.
+  it.each(tools.map((t) => [t.def.name, t] as const))(
+    '%s: the contract clients see matches its snapshot file',
+    async (name, t) => {
+      const contract = { ...t.listing, outputSchema: t.outputSchema, scope: t.def.scope, area: t.def.area };
+      await expect(`${JSON.stringify(contract, null, 2)}\n`).toMatchFileSnapshot(
+        `../__snapshots__/tools/${name}.json`,
+      );
+    },
+  );
+
+  it('the snapshot folder holds one file per tool and nothing else', () => {
+    const files = readdirSync(path.resolve('test/__snapshots__/tools')).sort();
+    expect(files).toEqual(tools.map((t) => `${t.def.name}.json`).sort());
   });
 });

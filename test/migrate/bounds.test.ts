@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSectionContent } from '../../src/domain/sections/types.js';
 import { convertPage, safeText } from '../../src/migrate/convert.js';
 import { CRAWL_DEFAULTS, crawl } from '../../src/migrate/crawler.js';
-import { type Guard, createGuard } from '../../src/migrate/ssrf.js';
+import { type Guard, createGuard } from '../../src/net/ssrf.js';
 import { type FixtureSite, manyPages, startFixtureSite } from './fixture-site.js';
 
 let site: FixtureSite;

@@ -2,7 +2,7 @@
 // whose rel=canonical names another, and the same document served at two addresses are one page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRAWL_DEFAULTS, crawl, pageKey } from '../../src/migrate/crawler.js';
-import { type Guard, createGuard } from '../../src/migrate/ssrf.js';
+import { type Guard, createGuard } from '../../src/net/ssrf.js';
 import { type FixtureSite, startFixtureSite } from './fixture-site.js';
 
 const home = `<html><body><h1>Home</h1>

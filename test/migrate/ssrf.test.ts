@@ -5,8 +5,8 @@ import { type Server, createServer } from 'node:http';
 import { Packet, createServer as createDnsServer } from 'dns2';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedFetch } from '../../src/migrate/fetch.js';
-import { type Guard, createGuard, dnsServerResolver, isPublicAddress } from '../../src/migrate/ssrf.js';
+import { guardedFetch } from '../../src/net/fetch.js';
+import { type Guard, createGuard, dnsServerResolver, isPublicAddress } from '../../src/net/ssrf.js';
 
 let trap: Server; // the listener hostile targets aim at: must never see a connection
 let trapPort = 0;

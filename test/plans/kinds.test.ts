@@ -13,7 +13,7 @@ import {
   websites,
 } from '../../src/db/schema.js';
 import { noProgress } from '../../src/domain/context.js';
-import { Refusal } from '../../src/domain/errors.js';
+import { Refusal } from '../../src/kernel/errors.js';
 import { createPlan } from '../../src/plans/store.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { approve, fixture, planRow, prepareAndApprove } from './rail.js';

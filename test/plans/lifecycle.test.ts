@@ -2,7 +2,7 @@
 // approving through the real signed-in page. Every refusal reads back that nothing was performed.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import {
   companies,
   connections,

@@ -1,7 +1,7 @@
 // Shared steps of the reviewed-plan tests: a fresh fixture with the owner signed in, reading plans
 // back from the database, and a controllable server clock.
 import { eq } from 'drizzle-orm';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { pendingActions } from '../../src/db/schema.js';
 import type { TestServer } from '../helpers/server.js';
 import { type WebSession, signIn } from '../helpers/web.js';

@@ -4,8 +4,8 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { assets, pages, sections, websites } from '../../src/db/schema.js';
 import type { SiteCtx } from '../../src/domain/context.js';
 import { noProgress } from '../../src/domain/context.js';
-import type { Demo } from '../../src/db/demo.js';
 import type { TestServer } from '../helpers/server.js';
+import type { Workspace } from '../helpers/factory.js';
 
 export async function footprint(s: TestServer, companyId: string) {
   const db = s.sg.deps.services.db;
@@ -22,7 +22,11 @@ export async function footprint(s: TestServer, companyId: string) {
   };
 }
 
-export async function siteCtx(s: TestServer, demo: Demo, websiteId = demo.websites.main): Promise<SiteCtx> {
+export async function siteCtx(
+  s: TestServer,
+  demo: Workspace,
+  websiteId = demo.websites.main,
+): Promise<SiteCtx> {
   const db = s.sg.deps.services.db;
   const [website] = await db.select().from(websites).where(eq(websites.id, websiteId));
   return {

@@ -9,7 +9,7 @@ import { commitImport } from '../../src/portable/commit.js';
 import { exportSite } from '../../src/portable/export.js';
 import { parsePortable } from '../../src/portable/prepare.js';
 import { ASSET_CAPS } from '../../src/portable/schema.js';
-import { createGuard } from '../../src/migrate/ssrf.js';
+import { createGuard } from '../../src/net/ssrf.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { type AssetServer, bigSite, pixel, sampleSite, startAssetServer } from './fixtures.js';
 import { footprint, siteCtx } from './helpers.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
       body: Buffer.concat([await pixel('#abcdef'), Buffer.from('<script>alert(1)</script>')]),
     },
   });
-  s = await startTestServer({ env: { CRAWL_ALLOW_HOSTS: assetsSrv.hostPort } });
+  s = await startTestServer({ seed: false, env: { CRAWL_ALLOW_HOSTS: assetsSrv.hostPort } });
 });
 afterAll(async () => {
   await s?.close();
@@ -60,7 +60,7 @@ function expectedExport(input: ReturnType<typeof sampleSite>, ids: Record<string
 
 describe('import_site', () => {
   it('imports a full site as a new draft owned by the caller, and it round-trips through get_page and exportSite', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const input = sampleSite(assetsSrv.base);
     const r = await s.call(demo.tokens.workspace, 'import_site', {
       websiteId: demo.websites.main,
@@ -114,7 +114,7 @@ describe('import_site', () => {
   });
 
   it('re-encodes assets: the stored blob is a freshly encoded image, not the fetched bytes', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const site = bigSite(1, 1);
     site.pages[0]!.sections.push({
       externalKey: 'pic',
@@ -153,7 +153,7 @@ describe('import_site', () => {
   ];
   for (const [what, make] of caps) {
     it(`refuses a payload over the ${what} cap with payload_too_large and writes nothing`, async () => {
-      const demo = await s.seed();
+      const demo = await s.workspace();
       const before = await footprint(s, demo.companyId);
       const r = await s.call(demo.tokens.workspace, 'import_site', {
         websiteId: demo.websites.main,
@@ -166,7 +166,7 @@ describe('import_site', () => {
   }
 
   it('refuses an asset over the per-asset byte cap and writes nothing', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const before = await footprint(s, demo.companyId);
     const site = { ...bigSite(1, 1), assets: [{ key: 'huge', url: `${assetsSrv.base}/img/huge.png` }] };
     const r = await s.call(demo.tokens.workspace, 'import_site', { websiteId: demo.websites.main, site });
@@ -176,7 +176,7 @@ describe('import_site', () => {
   });
 
   it('refuses a section with HTML, naming the section, and writes nothing', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const before = await footprint(s, demo.companyId);
     const site = bigSite(2, 2);
     site.pages[1]!.sections[1]!.content = { heading: 'Hi', body: 'Hello <script>alert(1)</script>' };
@@ -188,7 +188,7 @@ describe('import_site', () => {
   });
 
   it('refuses CSS-like settings and unknown asset keys with invalid_input', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const before = await footprint(s, demo.companyId);
     const css = { ...bigSite(1, 1), theme: { custom: 'body { display:none; }' } };
     expect(
@@ -211,7 +211,7 @@ describe('import_site', () => {
   });
 
   it('a failing asset in the middle leaves nothing behind: no website, no asset rows, no blobs', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const before = await footprint(s, demo.companyId);
     const site = sampleSite(assetsSrv.base, 'c');
     site.assets.splice(2, 0, { key: 'fake', url: `${assetsSrv.base}/img/fake.png` });
@@ -240,7 +240,7 @@ describe('import_site', () => {
   });
 
   it('a failure inside the committing transaction removes the blobs this import wrote', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const ctx = await siteCtx(s, demo);
     const site = parsePortable(sampleSite(assetsSrv.base, 'f'));
     const guard = createGuard({ allowHosts: [assetsSrv.hostPort] });
@@ -261,7 +261,7 @@ describe('import_site', () => {
   });
 
   it("enforces the plan's site limit with site_limit_reached", async () => {
-    const demo = await s.seed(); // plan allows 3 sites, 2 exist
+    const demo = await s.workspace(); // plan allows 3 sites, 2 exist
     const ok = await s.call(demo.tokens.workspace, 'import_site', {
       websiteId: demo.websites.main,
       site: bigSite(1, 1),

@@ -3,7 +3,7 @@
 // brings back the pre-merge state, and the gate run for the target website.
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { pages, restorePoints, sections, websiteMembers, websites } from '../../src/db/schema.js';
 import { exportSite } from '../../src/portable/export.js';
 import { restoreFromPoint } from '../../src/portable/restore.js';

@@ -36,7 +36,7 @@ async function figures(token: string) {
     uniqueVisitors: number;
     formSubmissions: number;
     bookings: number;
-    topPages: Array<{ path: string; views: number }>;
+    topPages: Array<{ path: { untrusted: true; text: string }; views: number }>;
   };
 }
 
@@ -86,7 +86,7 @@ describe('page views', () => {
     const after = await figures(d.tokens.all);
     expect(after.pageViews - before.pageViews).toBe(7);
     expect(after.uniqueVisitors - before.uniqueVisitors).toBe(1);
-    const views = (f: typeof after, p: string) => f.topPages.find((t) => t.path === p)?.views ?? 0;
+    const views = (f: typeof after, p: string) => f.topPages.find((t) => t.path.text === p)?.views ?? 0;
     expect(views(after, '/about') - views(before, '/about')).toBe(2);
 
     // Same address, another browser: a second visitor. Same browser, another address: a third.

@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, services } from '../../src/db/schema.js';
-import type { Demo } from '../../src/db/demo.js';
+import type { Demo } from '../../src/demo/seed.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { testClock } from '../plans/rail.js';
 import { type Visitor, crowd, fillAndSend, formOf, writesOf } from './visitor.js';

@@ -201,7 +201,7 @@ describe('page views in a real browser', () => {
     return r.data as {
       pageViews: number;
       uniqueVisitors: number;
-      topPages: Array<{ path: string; views: number }>;
+      topPages: Array<{ path: { untrusted: true; text: string }; views: number }>;
     };
   };
 

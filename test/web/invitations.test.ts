@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/auth/tokens.js';
-import { newId } from '../../src/db/ids.js';
+import { sha256Hex } from '../../src/kernel/tokens.js';
+import { newId } from '../../src/kernel/ids.js';
 import { invitations, websiteMembers } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';

@@ -3,18 +3,21 @@
 // sees it on /dashboard/connect; binding creates an ordinary connection of kind 'oauth'.
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { connections, pairings } from '../../db/schema.js';
-import { Refusal, notFound } from '../../domain/errors.js';
-import { isScope } from '../../gate/scopes.js';
-import type { Reach } from '../caller.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
+import { isScope } from '../../kernel/scopes.js';
+import type { Reach } from '../../kernel/caller.js';
 import { type ConnectionRow, createConnection } from '../connections.js';
 import { ownedWebsites } from '../owner.js';
 import { newUserCode, normaliseUserCode } from '../pairing.js';
-import { sha256Hex } from '../tokens.js';
+import { sha256Hex } from '../../kernel/tokens.js';
 import type { OAuthBinding } from './delegation.js';
 
 const PENDING_TTL_MS = 3_600_000;
+
+/** Unbound calls (each refreshes the pending sign-in) allowed per person at an issuer per minute. */
+export const PENDING_SIGN_IN_LIMIT = { key: 'oauth-pending', points: 30, seconds: 60 } as const;
 
 const pendingKey = (b: OAuthBinding) => sha256Hex(`oauth\n${b.issuer}\n${b.subject}\n${b.clientId}`);
 

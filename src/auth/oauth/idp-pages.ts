@@ -1,8 +1,5 @@
 // The development identity provider's two small pages: sign in and consent (plain HTML, escaped).
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../kernel/html.js';
 
 const frame = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>${escapeHtml(title)} · Sitegate development sign-in</title>

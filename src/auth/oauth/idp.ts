@@ -15,9 +15,11 @@ import { type JWK, exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration, errors } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { checkCredentials } from '../../domain/users/sign-in.js';
-import { SCOPES } from '../../gate/scopes.js';
-import { consentPage, escapeHtml, loginPage } from './idp-pages.js';
+import { signIn } from '../../domain/users/sign-in.js';
+import { type RateLimits, createRateLimits, signInLimiter } from '../../limits/rate-limits.js';
+import { SCOPES } from '../../kernel/scopes.js';
+import { escapeHtml } from '../../kernel/html.js';
+import { consentPage, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };
@@ -31,6 +33,8 @@ export type IdpOptions = {
   /** Private signing keys (JWKS); when omitted, the keys kept in the database (tests pass their own). */
   jwks?: { keys: JWK[] };
   accessTokenTtlSeconds?: number;
+  /** The sign-in limits (shared with /login when run inside `serve`); default: this process's own. */
+  limits?: RateLimits;
 };
 
 export async function signingKeys(): Promise<{ keys: JWK[] }> {
@@ -142,6 +146,9 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const stored = await loadOrCreateKeys(opts.db, issuer);
   const keys = { jwks: opts.jwks ?? stored.jwks, cookieKeys: stored.cookieKeys };
   const provider = new Provider(issuer, configuration(opts, keys));
+  const limit = signInLimiter(
+    opts.limits ?? createRateLimits({ perConnection: 1, perWorkspace: 1, prefix: 'idp' }),
+  );
   const callback = provider.callback();
 
   const send = (res: http.ServerResponse, status: number, html: string) => {
@@ -158,12 +165,28 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     }
     const form = await readForm(req);
     if (action === 'login') {
-      const user = await checkCredentials(opts.db, form.get('email') ?? '', form.get('password') ?? '');
-      if (!user) return send(res, 401, loginPage(details.uid, clientId, 'Wrong email or password.'));
+      // The same sign-in as /login, with the same limits (issue 11 item 6).
+      const outcome = await signIn(
+        { db: opts.db, limit },
+        {
+          email: form.get('email') ?? '',
+          password: form.get('password') ?? '',
+          address: req.socket.remoteAddress ?? 'unknown',
+        },
+      );
+      if (!outcome.ok && outcome.reason === 'rate_limited') {
+        res.setHeader('Retry-After', String(outcome.seconds));
+        return send(
+          res,
+          429,
+          loginPage(details.uid, clientId, 'Too many attempts. Wait a few minutes and try again.'),
+        );
+      }
+      if (!outcome.ok) return send(res, 401, loginPage(details.uid, clientId, 'Wrong email or password.'));
       return provider.interactionFinished(
         req,
         res,
-        { login: { accountId: user.id } },
+        { login: { accountId: outcome.user.id } },
         { mergeWithLastSubmission: false },
       );
     }

@@ -3,9 +3,9 @@
 // re-derive the caller from the verified delegation. Never a caller-supplied profile id, never
 // "the owner's newest connection": no binding means the `unbound` refusal naming the connect page.
 import type { Db } from '../../db/client.js';
-import type { Caller } from '../caller.js';
+import type { Caller } from '../../kernel/caller.js';
 import { callerForConnectionId } from '../connections.js';
-import { boundConnection, recordPendingSignIn } from './binding.js';
+import { PENDING_SIGN_IN_LIMIT, boundConnection, recordPendingSignIn } from './binding.js';
 import type { DelegationSigner } from './delegation.js';
 import type { OAuthEdge } from './edge.js';
 import type { AccessTokenVerifier } from './verify.js';
@@ -22,6 +22,11 @@ export function jwtOAuthEdge(deps: {
   delegations: DelegationSigner;
   /** The client's registered name, when the issuer's registrations are known here (idp-store.ts). */
   clientName?: (issuer: string, clientId: string) => Promise<string | null>;
+  /**
+   * Takes one point of the pending-sign-in limit (PENDING_SIGN_IN_LIMIT) for a key: 0 when allowed,
+   * else the seconds to wait (RateLimits.tryWindow).
+   */
+  limitPending: (window: typeof PENDING_SIGN_IN_LIMIT, key: string) => Promise<number>;
 }): JwtEdge {
   const resolveDelegation = async (jwt: string): Promise<Caller | null> => {
     const d = await deps.delegations.verify(jwt, deps.clock());
@@ -41,6 +46,10 @@ export function jwtOAuthEdge(deps: {
       const binding = { issuer: access.issuer, subject: access.subject, clientId: access.clientId };
       const row = await boundConnection(deps.db, binding);
       if (!row) {
+        // The limit comes before any write (issue 11 item 10): an unbound token replayed in a loop
+        // must not turn every request into an upsert. Per person at the issuer, across their clients.
+        const wait = await deps.limitPending(PENDING_SIGN_IN_LIMIT, `${binding.issuer}\n${binding.subject}`);
+        if (wait > 0) return { kind: 'rate_limited', seconds: wait };
         const clientName = (await deps.clientName?.(binding.issuer, binding.clientId)) ?? null;
         const connectCode = await recordPendingSignIn(deps.db, binding, access.scopes, now, {
           clientName,

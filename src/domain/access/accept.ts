@@ -2,11 +2,11 @@
 // signed-in person whose address it was sent to becomes a member of that one website at the
 // invited level. Single use, expires, and never widens: an existing higher role is kept.
 import { and, eq, sql } from 'drizzle-orm';
-import { sha256Hex } from '../../auth/tokens.js';
+import { sha256Hex } from '../../kernel/tokens.js';
 import type { Db } from '../../db/client.js';
 import { companyMembers, invitations, websiteMembers, websites } from '../../db/schema.js';
-import { isRole, roleRank } from '../../gate/scopes.js';
-import { Refusal, notFound } from '../errors.js';
+import { isRole, roleRank } from '../../kernel/scopes.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
 import { normaliseEmail } from './invitations.js';
 
 export type InvitationView = { websiteName: string; level: string; forThisUser: boolean };

@@ -3,11 +3,11 @@
 // website. The invitation link goes only to the invited address by mail; no caller ever sees it.
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { sha256Hex } from '../../auth/tokens.js';
-import { newId } from '../../db/ids.js';
+import { sha256Hex } from '../../kernel/tokens.js';
+import { newId } from '../../kernel/ids.js';
 import { invitations, users, websiteMembers } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, invalidInput } from '../errors.js';
+import { Refusal, invalidInput } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 
 export const INVITE_LEVELS = ['editor', 'viewer'] as const;

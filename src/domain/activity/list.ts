@@ -1,15 +1,20 @@
-// Activity as the owner reads it on the Developers page (SPEC §8): the last 90 days of the owner's
-// workspaces, filtered by connection and outcome, newest first, paginated by a keyset cursor.
-import { type SQL, and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
+// Activity as an owner reads it (SPEC §8, the Developers page and any other Activity view): the last
+// 90 days, newest first, filtered by connection and outcome, paginated by a keyset cursor.
+// Scope (issue 11 item 8): only the websites the viewer owns. A line about a website counts when
+// that website is the viewer's; a line with no website (refused before one was named) counts when its
+// connection belongs to one of the viewer's websites. Owning one site of a workspace shows nothing
+// about its other sites. The scope is decided here, from the viewer's id, never by the caller.
+import { type SQL, and, desc, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { activity } from '../../db/schema.js';
+import { activity, connections, websiteMembers, websites } from '../../db/schema.js';
 import { ACTIVITY_RETENTION_DAYS } from './recorder.js';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 export const OUTCOMES = ['allowed', 'denied', 'failed'] as const;
 
 export type ActivityFilter = {
-  companyIds: string[];
+  /** The signed-in person reading: the scope is the websites they own. */
+  viewerId: string;
   connectionId?: string;
   outcome?: string;
   /** Show rows older than this id (the last id of the previous page). */
@@ -17,9 +22,22 @@ export type ActivityFilter = {
 };
 
 export async function listActivity(db: Db, f: ActivityFilter, now: Date) {
-  if (f.companyIds.length === 0) return { rows: [], next: null };
+  const owned = db
+    .select({ id: websiteMembers.websiteId })
+    .from(websiteMembers)
+    .where(and(eq(websiteMembers.userId, f.viewerId), eq(websiteMembers.role, 'owner')));
+  const ownedConnections = db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(inArray(connections.websiteId, owned));
+  // The workspaces of those websites first: it is what the Activity index starts with.
+  const workspaces = db.select({ id: websites.companyId }).from(websites).where(inArray(websites.id, owned));
   const since = new Date(now.getTime() - ACTIVITY_RETENTION_DAYS * 86_400_000);
-  const where: SQL[] = [inArray(activity.companyId, f.companyIds), gt(activity.createdAt, since)];
+  const scope = or(
+    inArray(activity.websiteId, owned),
+    and(isNull(activity.websiteId), inArray(activity.connectionId, ownedConnections)),
+  )!;
+  const where: SQL[] = [inArray(activity.companyId, workspaces), scope, gt(activity.createdAt, since)];
   if (f.connectionId) where.push(eq(activity.connectionId, f.connectionId));
   if (f.outcome && (OUTCOMES as readonly string[]).includes(f.outcome))
     where.push(eq(activity.outcome, f.outcome));

@@ -3,9 +3,9 @@
 // connections; list pending plans; read Activity. Every refusal is a Refusal with a plain message;
 // listings carry ids, names and counts an operator needs, never a token or password.
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { mintToken } from '../../auth/tokens.js';
+import { mintToken } from '../../kernel/tokens.js';
 import type { Db } from '../../db/client.js';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import {
   activity,
   companies,
@@ -19,7 +19,7 @@ import {
 import { hashPassword } from '../users/passwords.js';
 import { checkCompanyName } from '../workspace/create-company.js';
 import { assertSiteRoom } from '../workspace/create-site.js';
-import { Refusal, invalidInput } from '../errors.js';
+import { Refusal, invalidInput } from '../../kernel/errors.js';
 
 const notFound = (what: string) => new Refusal('not_found', `There is no ${what}.`);
 

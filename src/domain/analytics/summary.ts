@@ -1,7 +1,9 @@
-// Analytics summary over the last `days` days: totals, daily page views and top pages.
+// Analytics summary over the last `days` days: totals, daily page views and top pages (visitor-chosen
+// paths fenced, src/domain/untrusted.ts).
 import { and, count, countDistinct, desc, eq, gte, sql } from 'drizzle-orm';
 import { analyticsEvents } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
+import { untrusted } from '../untrusted.js';
 
 export async function analyticsSummary(ctx: SiteCtx, days: number) {
   const since = new Date(ctx.now.getTime() - days * 86_400_000);
@@ -33,7 +35,8 @@ export async function analyticsSummary(ctx: SiteCtx, days: number) {
     uniqueVisitors: Number(get('pageview')?.visitors ?? 0),
     formSubmissions: Number(get('form_submit')?.n ?? 0),
     bookings: Number(get('booking')?.n ?? 0),
-    topPages: top.map((t) => ({ path: t.path, views: Number(t.views) })),
+    // The path is the one the visitor asked for: theirs to choose, so fenced like their words.
+    topPages: top.map((t) => ({ path: untrusted(t.path), views: Number(t.views) })),
     daily: daily.map((d) => ({ day: d.day, views: Number(d.views) })),
   };
 }

@@ -2,7 +2,7 @@
 // created record is a draft: it charges no one, sends nothing and is not public (a product becomes
 // public only through prepare_publish_product and the owner's approval). A new product is revision 1.
 import { asc, eq } from 'drizzle-orm';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { products, services } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 

@@ -4,7 +4,8 @@
 // withheld it, the overview omits every document figure (`documents: null`, `documentsWithheld: true`)
 // rather than refusing the whole overview, so the rest stays usable and nothing about documents leaks.
 import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
-import { bookings, companies, documents, products, services } from '../../db/schema.js';
+import { bookings, documents, products, services } from '../../db/schema.js';
+import { areaWithheld } from '../../gate/areas.js';
 import type { SiteCtx } from '../context.js';
 
 /** Documents not yet settled: never-sent drafts and sent-but-unpaid ones. */
@@ -22,11 +23,7 @@ const n = (v: unknown) => Number(v ?? 0);
 
 export async function commerceOverview(ctx: SiteCtx) {
   const site = ctx.website.id;
-  const [company] = await ctx.tx
-    .select({ withheld: companies.withheldAreas })
-    .from(companies)
-    .where(eq(companies.id, ctx.website.companyId));
-  const invoicingWithheld = (company?.withheld ?? []).includes('invoicing');
+  const invoicingWithheld = await areaWithheld(ctx.tx, ctx.website.companyId, 'invoicing');
 
   const byStatus = async (table: typeof services | typeof products) => {
     const rows = await ctx.tx

@@ -7,7 +7,7 @@ import { TZDate } from '@date-fns/tz';
 import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { bookings, services, websites } from '../../db/schema.js';
 import { money } from '../money.js';
 import { notifyOwners } from './notify-owner.js';

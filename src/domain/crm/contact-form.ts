@@ -3,7 +3,7 @@
 // name, email, optional phone and message, and a submission that passes the spam defences becomes a
 // `new` lead of that website, counted as a form submission, with an email to the owners.
 import { z } from 'zod';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { leads } from '../../db/schema.js';
 import { type SiteView, loadSiteView, sitePathOf } from '../sites/view.js';
 import { type Outcome, type Submission, type VisitorDeps, submit } from './submission.js';

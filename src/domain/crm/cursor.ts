@@ -1,6 +1,6 @@
 // Opaque keyset cursors for the CRM lists (SPEC §4.5 list_leads/list_bookings/list_contacts):
 // newest first by (createdAt, id); the cursor is the last row's key, base64url JSON.
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../../kernel/errors.js';
 
 export type Key = { t: string; id: string };
 

@@ -8,7 +8,7 @@
 // The body cap is the route's (it must act before the body is read).
 import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import { safeEqual } from '../../auth/tokens.js';
+import { safeEqual } from '../../kernel/tokens.js';
 import type { VisitorKeys } from '../analytics/visitor-keys.js';
 import { utcDay } from '../analytics/visitor-keys.js';
 

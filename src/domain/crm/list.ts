@@ -63,7 +63,7 @@ export async function listLeads(ctx: SiteCtx, input: ListInput) {
     leads: items.map((r) => ({
       ...common(r),
       followUpAt: r.followUpAt?.toISOString() ?? null,
-      source: r.source,
+      source: untrusted(r.source),
       name: untrusted(r.name),
       email: untrustedOrNull(r.email),
       phone: untrustedOrNull(r.phone),

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, invalidInput, notFound } from '../errors.js';
+import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
 export const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;

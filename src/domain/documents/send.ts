@@ -3,9 +3,10 @@
 // the document mailed to its recipient through the outbox, in the transaction that marks it sent.
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type DocumentLine, documents } from '../../db/schema.js';
-import { fingerprint } from '../fingerprint.js';
+import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
+import { escapeHtml } from '../../kernel/html.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, notFound } from '../errors.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { money } from '../money.js';
 
@@ -44,7 +45,7 @@ export async function documentOf(ctx: SiteCtx, documentId: string): Promise<Docu
 
 /** The reviewed revision of a document: a fingerprint of the whole stored row. */
 export function documentFingerprint(row: DocumentRow): string {
-  return `document:${fingerprint(row)}`;
+  return `document:${sha256OfCanonicalJson(row)}`;
 }
 
 export function assertSendable(row: DocumentRow): void {
@@ -52,9 +53,6 @@ export function assertSendable(row: DocumentRow): void {
     throw new Refusal('conflict', `This ${row.kind} is not a never-sent draft, so it cannot be sent again.`);
   }
 }
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The document itself as HTML (the attachment) and as plain text (the body). */
 export function renderDocument(d: DocumentRow, sender: string) {
@@ -73,10 +71,10 @@ export function renderDocument(d: DocumentRow, sender: string) {
   const rows = d.lines
     .map(
       (l) =>
-        `<tr><td>${esc(l.description)}</td><td>${l.quantity}</td><td>${esc(money(l.unitPriceCents, d.currency))}</td></tr>`,
+        `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${escapeHtml(money(l.unitPriceCents, d.currency))}</td></tr>`,
     )
     .join('');
-  const html = `<!doctype html><meta charset="utf-8"><title>${esc(title)}</title><h1>${esc(title)}</h1><p>From ${esc(sender)} to ${esc(d.recipientName)}</p><table><tr><th>Item</th><th>Qty</th><th>Unit price</th></tr>${rows}</table><p><strong>Total: ${esc(money(d.totalCents, d.currency))}</strong></p>`;
+  const html = `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><p>From ${escapeHtml(sender)} to ${escapeHtml(d.recipientName)}</p><table><tr><th>Item</th><th>Qty</th><th>Unit price</th></tr>${rows}</table><p><strong>Total: ${escapeHtml(money(d.totalCents, d.currency))}</strong></p>`;
   return { title, text, html };
 }
 

@@ -8,10 +8,10 @@
 // It runs outside a long transaction (the tool sets transaction: false) so a slow DNS answer never
 // holds database locks: one insert-if-absent, the look-ups, then one update.
 import { and, asc, count, eq, ne } from 'drizzle-orm';
-import { base62, newId } from '../../db/ids.js';
+import { base62, newId } from '../../kernel/ids.js';
 import { domains } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, invalidInput } from '../errors.js';
+import { Refusal, invalidInput } from '../../kernel/errors.js';
 import type { DnsChecker } from './dns-check.js';
 import { normaliseHostname } from './hostname.js';
 

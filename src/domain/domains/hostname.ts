@@ -3,7 +3,7 @@
 // trailing dot, no IP address, no port, no path, no credentials, at least two labels.
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../../kernel/errors.js';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

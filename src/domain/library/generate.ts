@@ -12,10 +12,10 @@
 // The reservation becomes the charge only once the image is delivered and stored. If the process
 // dies between 2 and 3/4, the reserved credit is lost (there is no reservation ledger yet).
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { assets, brands, companies, companyMemory } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 
 export const IMAGE_CREDITS = 1;

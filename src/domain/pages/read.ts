@@ -2,7 +2,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { pages, sections } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { diffDraft } from './draft-changes.js';
 import type { Db } from '../../db/client.js';
 import { loadDraftDigest, publishedDigest } from '../sites/digest.js';

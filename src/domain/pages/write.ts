@@ -1,11 +1,11 @@
 // Draft page edits (SPEC §4.5 content:write): search title/description, new pages and blog posts.
 // Draft only: the published snapshot changes only through the reviewed publish plan.
 import { and, eq, max, sql } from 'drizzle-orm';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { pages, sections } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, invalidInput } from '../errors.js';
-import { bumpDraft, lockPage } from '../sections/store.js';
+import { Refusal, invalidInput } from '../../kernel/errors.js';
+import { assertOwnAssets, bumpDraft, lockPage } from '../sections/store.js';
 import { SafeText, parseSectionContent } from '../sections/types.js';
 
 const SeoTitle = SafeText(70);
@@ -139,6 +139,7 @@ export async function createBlogPost(ctx: SiteCtx, input: { title: string; body:
   const excerpt = input.excerpt?.trim() ? checked<string>(Excerpt, input.excerpt.trim(), 'excerpt') : null;
   const body = parseSectionContent('blog_body', { body: input.body });
   if (!body.ok) throw invalidInput(`The post body is not accepted: ${body.message}`, 'Nothing was changed.');
+  await assertOwnAssets(ctx, body.content);
   const base = slugify(title);
   if (!base) throw invalidInput('Could not make an address from that title.');
   const { id: pageId, slug } = await insertPage(ctx, { title, slug: `blog/${base}`, kind: 'post', excerpt });

@@ -1,10 +1,10 @@
 // Draft section edits (SPEC §4.5 content:write): text, add, move, hide, and the advanced editor's
 // JSON read, whole-content replace (clientRev-checked) and bounded layout. Each changes the draft only;
 // the published snapshot on websites.published is never touched here.
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { sections } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { Refusal, invalidInput } from '../errors.js';
+import { Refusal, invalidInput } from '../../kernel/errors.js';
 import {
   assertOwnAssets,
   bumpDraft,
@@ -62,6 +62,7 @@ export async function updateSectionText(
     } else next[f] = value;
   }
   const content = validContent(row.type, next);
+  await assertOwnAssets(ctx, content);
   const saved = await saveSection(ctx, row, { content });
   return { sectionId: row.id, type: row.type, fields, ...saved };
 }

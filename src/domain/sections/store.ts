@@ -2,9 +2,10 @@
 // the rows it reads (SELECT … FOR UPDATE) so two writers on one section never lose an update, bumps the
 // section's `rev` and the website's draft revision, all inside the caller's one transaction (ctx.tx).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
 import { assets, pages, sections, websites } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { invalidInput, notFound } from '../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { ASSET_ID, MD_LINK } from './types.js';
 
 export type SectionRow = typeof sections.$inferSelect;
@@ -104,18 +105,26 @@ export function assetIdsIn(value: unknown, out = new Set<string>()): Set<string>
   return out;
 }
 
-/** Refuses content that names a library asset of another site (or none): ids are checked, not trusted. */
+/**
+ * The one check for library asset ids entering content (issue 11 item 3): every id that content names
+ * (URL fields and Markdown link targets) must be an asset of this website. A foreign id and an
+ * unknown one get the same `not_found` (SPEC §4.5 rule 2), so ids of other tenants cannot be probed.
+ * Every writer calls it: add_section, update_section_text, replace_section_content, create_blog_post,
+ * import_site and migrate_site_from_url (through commitImport).
+ */
 export async function assertOwnAssets(ctx: SiteCtx, content: unknown): Promise<void> {
+  await assertAssetsOf(ctx.tx, ctx.website.id, content);
+}
+
+/** The same check for a website that may not exist yet (`null`: a new import has no library). */
+export async function assertAssetsOf(tx: Db, websiteId: string | null, content: unknown): Promise<void> {
   const ids = [...assetIdsIn(content)];
   if (!ids.length) return;
-  const found = await ctx.tx
-    .select({ id: assets.id })
-    .from(assets)
-    .where(and(inArray(assets.id, ids), eq(assets.websiteId, ctx.website.id)));
-  if (found.length !== ids.length) {
-    throw invalidInput(
-      'The content names a library asset that this website does not have.',
-      'Use an assetId returned by generate_image for this website, or an https:// image address.',
-    );
-  }
+  const found = websiteId
+    ? await tx
+        .select({ id: assets.id })
+        .from(assets)
+        .where(and(inArray(assets.id, ids), eq(assets.websiteId, websiteId)))
+    : [];
+  if (found.length !== ids.length) throw notFound('library asset');
 }

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { companies } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../../kernel/errors.js';
 import { stripInvisible } from '../untrusted.js';
 
 export const BUSINESS_NAME_MAX = 100;

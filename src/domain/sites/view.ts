@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type PublishedSnapshot, assets, brands, websiteMembers, websites } from '../../db/schema.js';
-import { type Role, isRole } from '../../gate/scopes.js';
+import { type Role, isRole } from '../../kernel/scopes.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
 
 /** The user's live role on the website, or null when not a member (or the site does not exist). */

@@ -1,9 +1,9 @@
 // Creating a company (SPEC §4.5 rule 4): plan free, no credits, no website, no monthly credit reset,
 // no trial, nothing in a payment system. The connection's creator becomes its owner.
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { companies, companyMembers } from '../../db/schema.js';
 import type { WorkspaceCtx } from '../context.js';
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../../kernel/errors.js';
 
 export function checkCompanyName(name: string): string {
   const clean = name.replace(/\s+/g, ' ').trim();

@@ -5,10 +5,10 @@
 // (SELECT … FOR UPDATE), so concurrent calls serialise on that lock and can never exceed the limit.
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { newId } from '../../db/ids.js';
+import { newId } from '../../kernel/ids.js';
 import { companies, websiteMembers, websites } from '../../db/schema.js';
 import type { WorkspaceCtx } from '../context.js';
-import { Refusal } from '../errors.js';
+import { Refusal } from '../../kernel/errors.js';
 
 async function room(tx: Db, companyId: string, lock: boolean) {
   const q = tx

@@ -1,14 +1,12 @@
 // content:write tools that bring a whole site in (SPEC §4.5): import_site (PortableSiteV1) and
 // migrate_site_from_url (crawl + convert). Both run without the per-call transaction (transaction:
 // false) so network work happens outside it; they commit in one transaction of their own. A merge
-// target is authorized through the one gate with the tool's own rule.
+// target is authorized by the gate under the tool's own rule (ctx.authorizeWebsite, from the call path).
 import { z } from 'zod';
-import { authorize, type GateRule } from '../../gate/authorize.js';
 import { importSite } from '../../portable/importer.js';
 import { migrateSite } from '../../migrate/migrate.js';
 import { reachOf } from '../../migrate/report.js';
-import type { Db } from '../../db/client.js';
-import { type ToolCtx, defineTool } from '../define-tool.js';
+import { defineTool } from '../define-tool.js';
 
 const WRITE = {
   readOnlyHint: false,
@@ -19,9 +17,6 @@ const WRITE = {
 
 const IMPORT_RULE = { name: 'import_site', scope: 'content:write', area: 'content', role: 'editor' } as const;
 const MIGRATE_RULE = { ...IMPORT_RULE, name: 'migrate_site_from_url' } as const;
-
-const targetOf = (ctx: ToolCtx, rule: GateRule) => async (tx: Db, id: string) =>
-  (await authorize(tx, ctx.caller, rule, id)).website;
 
 const ParamMergeInto = z
   .string()
@@ -76,7 +71,7 @@ export const import_site = defineTool({
       ? `Merged an import into a site: ${d.merge?.inserted ?? 0} new, ${d.merge?.updated ?? 0} updated, ${d.merge?.conflicts.length ?? 0} conflict(s)`
       : `Imported a draft site with ${d?.pages ?? 0} page(s) and ${d?.sections ?? 0} section(s)`,
   run: async (ctx, input) => {
-    const r = await importSite(ctx, input, { authorizeTarget: targetOf(ctx, IMPORT_RULE) });
+    const r = await importSite(ctx, input, { authorizeTarget: ctx.authorizeWebsite });
     return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };
   },
 });
@@ -106,7 +101,7 @@ export const migrate_site_from_url = defineTool({
   activity: (_i, d) =>
     `Migrated a site from an address: ${d?.pagesFetched ?? 0} page(s) fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
   run: async (ctx, input) => {
-    const r = await migrateSite(ctx, input, { authorizeTarget: targetOf(ctx, MIGRATE_RULE) });
+    const r = await migrateSite(ctx, input, { authorizeTarget: ctx.authorizeWebsite });
     return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };
   },
 });

@@ -2,7 +2,7 @@
 // for publishing, products, search visibility and companies, and confirm_pending_action. The rules
 // live in src/plans/; these are declarations.
 import { z } from 'zod';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import { confirmPlan } from '../../plans/confirm.js';
 import { KINDS } from '../../plans/kinds/index.js';
 import { prepareCreateCompany } from '../../plans/kinds/company.js';

@@ -4,7 +4,7 @@ import { analyticsSummary } from '../../domain/analytics/summary.js';
 import { getBrand } from '../../domain/brand/read.js';
 import { getPage, listDraftChanges, listPages } from '../../domain/pages/read.js';
 import { listSites, siteOverview } from '../../domain/sites/read.js';
-import { ParamId, defineTool } from '../define-tool.js';
+import { ParamId, UntrustedText, defineTool } from '../define-tool.js';
 
 const READ = {
   readOnlyHint: true,
@@ -191,7 +191,7 @@ export const get_analytics_summary = defineTool({
     uniqueVisitors: z.number(),
     formSubmissions: z.number(),
     bookings: z.number(),
-    topPages: z.array(z.object({ path: z.string(), views: z.number() })),
+    topPages: z.array(z.object({ path: UntrustedText, views: z.number() })),
     daily: z.array(z.object({ day: z.string(), views: z.number() })),
   }),
   activity: (i) => `Read the analytics summary for ${i.days} days`,

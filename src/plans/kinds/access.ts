@@ -12,7 +12,7 @@ import {
   normaliseEmail,
 } from '../../domain/access/invitations.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 
@@ -33,7 +33,7 @@ async function ownerStatus(ctx: SiteCtx): Promise<string> {
 }
 
 async function revision(ctx: SiteCtx, s: Pick<AccessSubject, 'email' | 'level'>): Promise<string> {
-  return `access:${fingerprint({ email: s.email, level: s.level, owner: await ownerStatus(ctx) })}`;
+  return `access:${sha256OfCanonicalJson({ email: s.email, level: s.level, owner: await ownerStatus(ctx) })}`;
 }
 
 export const grantAccessKind = defineKind<AccessSubject>({

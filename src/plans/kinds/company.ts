@@ -2,7 +2,7 @@
 // anchored to the connection's own website, whose owner (and the connection's creator) approves it.
 import { z } from 'zod';
 import type { SiteCtx } from '../../domain/context.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { checkCompanyName, createCompany } from '../../domain/workspace/create-company.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
@@ -10,7 +10,7 @@ import { defineKind } from './types.js';
 const CompanySubject = z.object({ name: z.string() });
 type CompanySubject = z.infer<typeof CompanySubject>;
 
-const revisionOf = (name: string) => `company:${fingerprint({ name })}`;
+const revisionOf = (name: string) => `company:${sha256OfCanonicalJson({ name })}`;
 
 export const createCompanyKind = defineKind<CompanySubject>({
   kind: 'create_company',

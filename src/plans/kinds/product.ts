@@ -4,8 +4,8 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { Refusal, notFound } from '../../domain/errors.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
+import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { money } from '../../domain/money.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
@@ -34,7 +34,7 @@ async function productOf(ctx: SiteCtx, productId: string) {
 /** The product revision: its counter plus a fingerprint of what customers would see. */
 function revisionOf(p: typeof products.$inferSelect): string {
   const seen = { name: p.name, description: p.description, priceCents: p.priceCents, currency: p.currency };
-  return `product:${p.revision}:${p.status}:${fingerprint(seen)}`;
+  return `product:${p.revision}:${p.status}:${sha256OfCanonicalJson(seen)}`;
 }
 
 export const publishProductKind = defineKind<ProductSubject>({

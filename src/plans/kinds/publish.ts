@@ -4,11 +4,11 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { websites } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { loadDraft } from '../../domain/sites/draft.js';
 import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/sites/publish.js';
-import { fingerprint } from '../../domain/fingerprint.js';
+import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 
@@ -30,14 +30,14 @@ async function lockedSite(ctx: SiteCtx) {
 async function draftRevision(ctx: SiteCtx): Promise<string> {
   const site = await lockedSite(ctx);
   const draft = await loadDraft(ctx.tx, site.id);
-  return `draft:${site.draftRev}:${fingerprint(draft)}`;
+  return `draft:${site.draftRev}:${sha256OfCanonicalJson(draft)}`;
 }
 
 /** The published snapshot revision (what unpublish takes offline). */
 async function publishedRevision(ctx: SiteCtx): Promise<string> {
   const site = await lockedSite(ctx);
   if (site.publishedRev === null) return 'published:none';
-  return `published:${site.publishedRev}:${site.publishedAt?.getTime() ?? 0}:${fingerprint(site.published)}`;
+  return `published:${site.publishedRev}:${site.publishedAt?.getTime() ?? 0}:${sha256OfCanonicalJson(site.published)}`;
 }
 
 export const publishKind = defineKind<PublishSubject>({

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { websites } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 

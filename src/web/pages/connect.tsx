@@ -4,7 +4,7 @@
 import type { PendingSignIn } from '../../auth/oauth/binding.js';
 import type { OwnedWebsite } from '../../auth/owner.js';
 import type { PairingRow } from '../../auth/pairing.js';
-import { DEFAULT_SCOPES, SCOPES, type Scope, isScope } from '../../gate/scopes.js';
+import { DEFAULT_SCOPES, SCOPES, type Scope, isScope } from '../../kernel/scopes.js';
 import type { SessionUser } from '../session.js';
 import { ScopeBoxes, SiteAndReach } from './grant-fields.js';
 import { CsrfField, Layout } from './layout.js';

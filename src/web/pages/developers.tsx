@@ -7,7 +7,7 @@ import type { DeliveryTokenRow } from '../../auth/delivery.js';
 import type { OwnedWebsite } from '../../auth/owner.js';
 import type { activity } from '../../db/schema.js';
 import { OUTCOMES } from '../../domain/activity/list.js';
-import { DEFAULT_SCOPES, SCOPES } from '../../gate/scopes.js';
+import { DEFAULT_SCOPES, SCOPES } from '../../kernel/scopes.js';
 import type { SessionUser } from '../session.js';
 import { ScopeBoxes, SiteAndReach } from './grant-fields.js';
 import { CsrfField, Layout } from './layout.js';

@@ -1,7 +1,7 @@
 // Form fields shared by every place an owner grants access (Developers settings, connect page):
 // the website, the reach (this website by default, or the whole workspace) and scope checkboxes.
 import type { OwnedWebsite } from '../../auth/owner.js';
-import { ALWAYS_ON, SCOPE_LABELS, type Scope } from '../../gate/scopes.js';
+import { ALWAYS_ON, SCOPE_LABELS, type Scope } from '../../kernel/scopes.js';
 
 export function SiteAndReach(props: { sites: OwnedWebsite[]; selected?: string }) {
   return (

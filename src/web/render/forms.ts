@@ -4,7 +4,7 @@
 // its label, tied to the input by aria-describedby with aria-invalid set; the first wrong field gets
 // autofocus. The honeypot is off-screen, out of the tab order and hidden from screen readers.
 // Everything a visitor typed comes back only as escaped attribute or text content.
-import { escapeHtml as e } from './markdown.js';
+import { escapeHtml as e } from '../../kernel/html.js';
 
 export type FormState = {
   values: Record<string, string>;

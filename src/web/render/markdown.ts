@@ -2,13 +2,8 @@
 // paragraphs, line breaks, ## / ### headings, "- " and "1. " lists, "> " quotes, **bold**, *italic* / _italic_ and
 // [label](url) links whose url passes isSafeUrl. Everything else is text, HTML-escaped before any tag
 // is added, so nothing a writer types can become markup or run as code.
-import { isSafeUrl } from '../../domain/sections/types.js';
-
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESC[c]!);
-}
+import { MD_LINK, isSafeUrl } from '../../domain/sections/types.js';
+import { escapeHtml } from '../../kernel/html.js';
 
 /** Turns a stored URL into an href/src: asset ids to /assets/<id>, site paths under the site's base. */
 export type UrlResolver = (url: string) => string | null;
@@ -22,7 +17,6 @@ export function makeResolver(basePath: string): UrlResolver {
   };
 }
 
-const LINK = /\[([^\]\n]{1,500})\]\(([^)\s]{1,2000})\)/g;
 // Placeholders use U+0000, which section text can never contain (SafeText refuses control characters).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the placeholder marker on purpose
 const HOLE = /\u0000(\d+)\u0000/g;
@@ -40,7 +34,7 @@ function emphasis(escaped: string): string {
 /** One line of inline Markdown to safe HTML. */
 export function inline(text: string, resolve: UrlResolver): string {
   const links: string[] = [];
-  const withHoles = text.replace(LINK, (_m, label: string, url: string) => {
+  const withHoles = text.replace(MD_LINK, (_m, label: string, url: string) => {
     const href = resolve(url);
     const inner = emphasis(escapeHtml(label));
     links.push(href ? `<a href="${escapeHtml(href)}">${inner}</a>` : inner);

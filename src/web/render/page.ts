@@ -2,7 +2,8 @@
 // Brand values are used only when they match a strict pattern (hex colour, plain font name); the
 // stylesheet is fixed text, and the page carries a CSP that allows no script at all.
 import { FORM_CSS, type SiteForms, bookingForm } from './forms.js';
-import { escapeHtml as e, makeResolver } from './markdown.js';
+import { escapeHtml as e } from '../../kernel/html.js';
+import { makeResolver } from './markdown.js';
 import { type RenderSection, renderSection } from './sections.js';
 
 export type RenderPage = {

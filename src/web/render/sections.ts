@@ -2,7 +2,8 @@
 // content goes through escapeHtml, inline() or markdown(); URLs through the resolver (isSafeUrl), so no
 // content can add a tag, an attribute or a script. Layout tokens map to a fixed set of class names.
 import { type SiteForms, contactForm } from './forms.js';
-import { type UrlResolver, escapeHtml as e, inline, markdown } from './markdown.js';
+import { escapeHtml as e } from '../../kernel/html.js';
+import { type UrlResolver, inline, markdown } from './markdown.js';
 
 export type RenderSection = {
   id: string;

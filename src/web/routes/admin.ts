@@ -1,9 +1,9 @@
 // Operator API under /admin, enabled only when SITEGATE_ADMIN_TOKEN is set (DESIGN §5.5):
 // `Authorization: Bearer <SITEGATE_ADMIN_TOKEN>`, compared in constant time. Counts only.
 import type { Hono } from 'hono';
-import { safeEqual } from '../../auth/tokens.js';
+import { safeEqual } from '../../kernel/tokens.js';
 import { operatorStats } from '../../domain/admin/stats.js';
-import { roundTrips } from '../../ops/round-trips.js';
+import { roundTrips } from '../../kernel/round-trips.js';
 import type { AppDeps } from '../deps.js';
 
 export function mountAdmin(app: Hono, deps: AppDeps): void {

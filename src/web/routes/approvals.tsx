@@ -1,7 +1,7 @@
 // GET /approvals, GET /approvals/:id, POST /approvals/:id/approve|decline (DESIGN §5.5). Signed-in
 // only; the CSRF guard of session.ts has already checked every POST. Rules live in src/plans/approve.ts.
 import type { Context, Hono } from 'hono';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import { approvePlan, declinePlan, listApprovals, viewPlan } from '../../plans/approve.js';
 import type { AppDeps } from '../deps.js';
 import { ApprovalsPage, PlanPage, RefusalPage } from '../pages/approvals.js';

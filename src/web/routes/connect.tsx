@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import { bindOAuthClient, pendingSignInByCode, pendingSignIns } from '../../auth/oauth/binding.js';
 import { ownedWebsites } from '../../auth/owner.js';
 import { approvePairing, declinePairing, pendingPairingByUserCode } from '../../auth/pairing.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { ConnectPage, type ConnectProps } from '../pages/connect.js';
 import { postedScopes } from '../pages/grant-fields.js';

@@ -5,7 +5,7 @@ import { createConnection, listConnections, revokeConnection } from '../../auth/
 import { createDeliveryToken, listDeliveryTokens, revokeDeliveryToken } from '../../auth/delivery.js';
 import { ownedWebsites } from '../../auth/owner.js';
 import { listActivity } from '../../domain/activity/list.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { DevelopersPage, type DevelopersProps } from '../pages/developers.js';
 import { postedScopes } from '../pages/grant-fields.js';
@@ -36,7 +36,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
     const activity = await listActivity(
       db,
       {
-        companyIds,
+        viewerId: user.id,
         connectionId:
           connectionId && connections.some((x) => x.id === connectionId) ? connectionId : undefined,
         outcome,

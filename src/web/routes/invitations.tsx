@@ -2,7 +2,7 @@
 // CSRF-checked). Rules live in src/domain/access/accept.ts.
 import type { Context, Hono } from 'hono';
 import { acceptInvitation, viewInvitation } from '../../domain/access/accept.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { CsrfField, Layout } from '../pages/layout.js';
 import { type WebEnv, requireUser } from '../session.js';

@@ -2,7 +2,7 @@
 // the domain redirect (a load balancer probes by address), and the middleware that gives every
 // request its id, counts it, and asks clients to close their connection while the process drains.
 import type { Hono, MiddlewareHandler } from 'hono';
-import { safeEqual } from '../../auth/tokens.js';
+import { safeEqual } from '../../kernel/tokens.js';
 import { newRequestId, withRequestId } from '../../ops/request-context.js';
 import type { AppDeps } from '../deps.js';
 

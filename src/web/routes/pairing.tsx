@@ -1,21 +1,13 @@
 // The device-code pairing API (SPEC §4.2, DESIGN §5.4): JSON, no session, outside the form CSRF
 // guard. Start is rate-limited per client address; the statuses are the contract's.
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
 import { pollPairing, startPairing } from '../../auth/pairing.js';
-import { Refusal } from '../../domain/errors.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
+import { clientAddress } from '../client-address.js';
 
 const START_BUCKET = { key: 'pair-start', perMinute: 30 };
 const POLL_BUCKET = { key: 'pair-poll', perMinute: 120 };
-
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | null> {
   try {

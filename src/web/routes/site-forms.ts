@@ -1,18 +1,15 @@
 // The published site's form posts (issue 15 items 1-2): /_forms/contact and /_forms/book/<service>.
-// A body cap before anything is read, form data only, then one domain call; its outcome becomes a
+// A body cap before anything is read (src/web/body-caps.ts), form data only, then one domain call; its outcome becomes a
 // redirect to the thank-you page, or the same page again with the visitor's words and the reason.
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { submitBookingRequest } from '../../domain/crm/booking-request.js';
 import { contactTarget, submitContactForm } from '../../domain/crm/contact-form.js';
 import type { Outcome } from '../../domain/crm/submission.js';
+import { bodyCap } from '../body-caps.js';
 import type { FormState } from '../render/forms.js';
 import { renderBookingPage, renderPage } from '../render/page.js';
-import { clientAddress } from './pairing.js';
+import { clientAddress } from '../client-address.js';
 import { type SiteLoader, type SiteRef, notFound, plainPage, siteHeaders } from './site-load.js';
-
-/** Form posts are small: 4,000 characters of message, percent-encoded, fit well inside this. */
-export const FORM_BODY_MAX = 64 * 1024;
 
 export function siteForms(loader: SiteLoader) {
   const { load, visitorDeps } = loader;
@@ -79,16 +76,14 @@ export function siteForms(loader: SiteLoader) {
     return { status: 422, state: { values: o.values, errors: o.errors } };
   }
 
-  const cap: MiddlewareHandler = bodyLimit({
-    maxSize: FORM_BODY_MAX,
-    onError: (c) =>
-      plainPage(
-        c,
-        413,
-        'Not sent: too long',
-        'This form was too large to send (more than 64 KB). Please shorten your message and try again.',
-      ),
-  });
+  const cap: MiddlewareHandler = bodyCap('form', (c) =>
+    plainPage(
+      c,
+      413,
+      'Not sent: too long',
+      'This form was too large to send (more than 64 KB). Please shorten your message and try again.',
+    ),
+  );
 
   return { form, cap };
 }

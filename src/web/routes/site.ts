@@ -18,8 +18,8 @@ import {
   renderNotice,
   renderPage,
 } from '../render/page.js';
-import { sessionOf } from '../session.js';
-import { clientAddress } from './pairing.js';
+import { cookiePolicy, sessionOf } from '../session.js';
+import { clientAddress } from '../client-address.js';
 import { siteForms } from './site-forms.js';
 import { type SiteRef, notFound, siteHeaders, siteLoader } from './site-load.js';
 
@@ -34,7 +34,7 @@ const IMAGE_TYPES = new Set([
 ]);
 
 export function publishedSite(deps: AppDeps) {
-  const { db, clock, log } = deps.services;
+  const { db, clock, log, config } = deps.services;
   const loader = siteLoader(deps);
   const { load, keys } = loader;
   const forms = siteForms(loader);
@@ -48,7 +48,7 @@ export function publishedSite(deps: AppDeps) {
       if (!isHumanVisit({ userAgent, purpose })) return;
       const now = clock();
       if (ref.ownHost) {
-        const user = await sessionOf(c, db, now);
+        const user = await sessionOf(c, db, now, cookiePolicy(config.baseUrl));
         if (user && (await memberRole(db, user.id, ref.websiteId))) return;
       }
       const event: VisitEvent = {
@@ -166,7 +166,12 @@ export function mountPublishedSite(app: Hono, deps: AppDeps): void {
   // Library images: published ones for anyone; a member's draft images through their session cookie,
   // read here without ever setting one.
   app.get('/assets/:id', async (c) => {
-    const user = await sessionOf(c, deps.services.db, deps.services.clock());
+    const user = await sessionOf(
+      c,
+      deps.services.db,
+      deps.services.clock(),
+      cookiePolicy(deps.services.config.baseUrl),
+    );
     return site.asset(c, c.req.param('id'), user?.id ?? null);
   });
 }

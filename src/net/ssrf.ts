@@ -9,7 +9,7 @@ import { Resolver as DnsResolver, lookup as dnsLookup } from 'node:dns/promises'
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
-import { Refusal } from '../domain/errors.js';
+import { Refusal } from '../kernel/errors.js';
 
 /** Resolves a host name to its addresses (injectable for tests). */
 export type Resolver = (hostname: string) => Promise<string[]>;

@@ -1,5 +1,5 @@
 // The authenticated caller that every tool call carries: one connection and its creator.
-import type { Scope } from '../gate/scopes.js';
+import type { Scope } from './scopes.js';
 
 export type Reach = 'website' | 'workspace';
 

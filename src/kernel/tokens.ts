@@ -1,7 +1,7 @@
 // API tokens (DESIGN §5.4): `sg_live_` + 32 base62 characters. Only the SHA-256 hex and a
 // 12-character display prefix are stored; the plaintext is shown once and never logged.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { base62 } from '../db/ids.js';
+import { base62 } from './ids.js';
 
 export const TOKEN_PREFIX = 'sg_live_';
 export const DELIVERY_PREFIX = 'sg_dlv_';

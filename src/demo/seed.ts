@@ -2,14 +2,14 @@
 // isolated set of rows (unique emails by `tag`), so tests never depend on each other's leftovers.
 import { eq } from 'drizzle-orm';
 import { createConnection } from '../auth/connections.js';
-import { SCOPES } from '../gate/scopes.js';
+import { SCOPES } from '../kernel/scopes.js';
 import { type VisitEvent, recordEvents } from '../domain/analytics/record.js';
 import { rotateVisitorSalts, visitorKeysOf } from '../domain/analytics/visitor-keys.js';
 import { publishDraft } from '../domain/sites/publish.js';
 import { hashPassword } from '../domain/users/passwords.js';
-import type { Db } from './client.js';
-import { base62, newId } from './ids.js';
-import * as t from './schema.js';
+import type { Db } from '../db/client.js';
+import { base62, newId } from '../kernel/ids.js';
+import * as t from '../db/schema.js';
 
 export type DemoUser = { id: string; email: string; password: string };
 export type Demo = {

@@ -1,0 +1,49 @@
+// "The gate is the only place that decides access" (STYLE §4, issue 18 item 2), checked on the source:
+// the gate's authorize() is called only by the call path and by plan redemption, the agency's withheld
+// areas are read only inside src/gate/, and tool declarations never import the gate's decisions.
+// Behaviour is tested elsewhere: merge targets in test/portable/merge.test.ts, the withheld invoicing
+// figures in test/business/areas.test.ts, every refusal in test/gate/decide.test.ts.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+
+const ROOT = path.resolve('src');
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) sources(p, out);
+    else if (/\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const files = sources(ROOT).map((f) => ({ rel: path.relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+const outsideGate = files.filter((f) => !f.rel.startsWith(`gate${path.sep}`));
+const where = (re: RegExp, among = outsideGate) =>
+  among
+    .filter((f) => re.test(f.text))
+    .map((f) => f.rel)
+    .sort();
+
+it('authorize() runs only in the call path and when a reviewed plan is redeemed', () => {
+  // src/mcp/tools/import.ts called it itself for the merge target; the call path now hands tools
+  // ctx.authorizeWebsite, bound to the tool's own rule.
+  expect(where(/\bauthorize\(/)).toEqual(['mcp/call.ts', 'plans/confirm.ts']);
+});
+
+it("an agency's withheld areas are read only by the gate", () => {
+  // src/domain/commerce/overview.ts read companies.withheldAreas itself; it asks gate/areas.ts now.
+  expect(
+    where(
+      /companies\.withheldAreas|withheld_areas/,
+      outsideGate.filter((f) => !f.rel.startsWith('db')),
+    ),
+  ).toEqual([]);
+  expect(where(/companies\.withheldAreas/, files).length).toBeGreaterThan(0);
+});
+
+it('tool declarations import nothing but types from the gate', () => {
+  const tools = files.filter((f) => f.rel.startsWith(path.join('mcp', 'tools')));
+  expect(where(/^import\s+(?!type\b)[^;]*from\s+'[./]+gate\//m, tools)).toEqual([]);
+});

@@ -1,0 +1,55 @@
+// Once per `vitest run`: a migrated embedded database image that every test file's in-memory PGlite
+// starts from (test/helpers/db.ts), instead of each file running initdb and the migrations itself —
+// that cold start was most of a test file's set-up time. The image is keyed by the migrations and the
+// PGlite version, so it is rebuilt whenever either changes and reused across runs otherwise.
+// Not used on PostgreSQL (DATABASE_URL) or with SITEGATE_TEST_IMAGE=0 (the cold start, for comparison).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { PGLITE_START_PARAMS, migrationsFolder, openDatabase } from '../src/db/client.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Path of the migrated PGlite image, or '' to start each database cold. */
+    pgliteImage: string;
+  }
+}
+
+function imageKey(): string {
+  const h = createHash('sha256');
+  const pkg = JSON.parse(
+    readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+  );
+  h.update(`${pkg.version}\n${PGLITE_START_PARAMS.join(' ')}\n`);
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const p = path.join(dir, name.name);
+      if (name.isDirectory()) walk(p);
+      else h.update(`${path.relative(migrationsFolder, p)}\n`).update(readFileSync(p));
+    }
+  };
+  walk(migrationsFolder);
+  return h.digest('hex').slice(0, 16);
+}
+
+export default async function setup(project: TestProject) {
+  if (process.env.DATABASE_URL || process.env.SITEGATE_TEST_IMAGE === '0') {
+    project.provide('pgliteImage', '');
+    return;
+  }
+  const file = path.join(tmpdir(), `sitegate-test-pglite-${imageKey()}.tar`);
+  if (!existsSync(file)) {
+    const database = await openDatabase({ memory: true });
+    const image = await database.pglite!.dumpDataDir('none');
+    await database.close();
+    // Another run may build the same image at the same time: write aside, then rename (atomic).
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, Buffer.from(await image.arrayBuffer()));
+    renameSync(part, file);
+  }
+  project.provide('pgliteImage', file);
+}
