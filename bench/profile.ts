@@ -121,10 +121,14 @@ export async function bench(): Promise<void> {
     .sort((a, b) => statSync(path.join(dir, b)).size - statSync(path.join(dir, a)).size)[0];
   if (!file) throw new Error('no profile written');
   console.log(`\nget_page on PostgreSQL + Redis, ${r.requests.total} calls, profile ${path.join(dir, file)}`);
-  console.log('| layer | share of busy CPU |');
-  console.log('|---|---|');
-  for (const [layer, pct] of summarise(path.join(dir, file), seconds))
-    if (pct >= 0.5) console.log(`| ${layer} | ${pct.toFixed(1)} % |`);
+  const shares = summarise(path.join(dir, file), seconds);
+  const perCall = (shares.busyMs ?? 0) / Math.max(1, r.requests.total);
+  console.log(`busy CPU in the leg: ${perCall.toFixed(2)} ms per call`);
+  console.log('| layer | share of busy CPU | ms per call |');
+  console.log('|---|---|---|');
+  for (const [layer, pct] of shares) {
+    if (pct >= 0.5) console.log(`| ${layer} | ${pct.toFixed(1)} % | ${((perCall * pct) / 100).toFixed(3)} |`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await bench();
