@@ -16,7 +16,8 @@ import { type Database, openDatabase } from './db/client.js';
 import { activityRecorder } from './domain/activity/recorder.js';
 import { rotateVisitorSalts } from './domain/analytics/visitor-keys.js';
 import type { Clock, Services } from './domain/context.js';
-import { type BlobStore, databaseBlobStore, fileBlobStore } from './domain/library/blobs.js';
+import { settleReservations } from './domain/library/generate.js';
+import { type BlobStore, databaseBlobStore, fileBlobStore, sweepBlobs } from './domain/library/blobs.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createDnsChecker } from './domain/domains/dns-check.js';
 import { imageProviderFor } from './domain/library/image-provider.js';
@@ -64,6 +65,10 @@ export const JOBS: Job[] = [
   ...RETENTION.map(
     (r): Job => ({ everyMs: r.everyMs, run: (d) => r.run(d.services.db, d.services.clock()) }),
   ),
+  // Blobs no asset references, older than the grace period (a crashed or failed import's bytes).
+  { everyMs: 3_600_000, run: (d) => sweepBlobs(d.services.blobs, d.services.db, d.services.clock()) },
+  // Credits reserved by generate_image calls that died with their process go back (lease expired).
+  { everyMs: 60_000, run: (d) => settleReservations(d.services.db, d.services.clock()) },
   // Queued mail is retried.
   { everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
   // Visitor salts of days that are over are deleted (issue 15: unique visitors, daily rotating salt).

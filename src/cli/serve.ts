@@ -9,6 +9,8 @@ import { ensureSchema } from '../db/migrator.js';
 import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
+import { settleReservations } from '../domain/library/generate.js';
+import { faultArmed } from '../kernel/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
 
 export type DemoOut = {
@@ -67,6 +69,13 @@ export async function serveCommand(opts: {
   }
   opened(database);
   const sg = await createSitegate(config, { database });
+  // The embedded database has one process: reservations left by a process that died are settled now
+  // (on PostgreSQL, other processes may hold live ones: the background job settles expired leases).
+  if (database.kind === 'pglite') {
+    const refunded = await settleReservations(database.db, new Date(), true);
+    if (refunded)
+      sg.deps.services.log.warn({ refunded }, 'refunded credits held by calls that did not finish');
+  }
   // Loaded only when it runs: oidc-provider serves development and tests, not production.
   const idp = runIdp
     ? await (await import('../auth/oauth/idp.js')).startIdp({
@@ -86,6 +95,13 @@ export async function serveCommand(opts: {
     process.stdout.write(demoBanner(demo));
   }
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
+  // Mail that cannot leave must not go unnoticed (issue 10 item 6): say it on every start.
+  if (!config.smtpUrl) process.stderr.write(NO_SMTP_WARNING);
+  const fault = faultArmed();
+  if (fault)
+    process.stderr.write(
+      `WARNING: test fault point armed (SITEGATE_FAULT=${fault}): this process will kill itself.\n`,
+    );
   // SIGTERM: stop accepting, finish in-flight calls (bounded), flush Activity, exit 0 (issue 14 item 3).
   const stop = async () => {
     log.info('shutting down');
@@ -98,6 +114,14 @@ export async function serveCommand(opts: {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
+
+export const NO_SMTP_WARNING = `
+WARNING: SMTP_URL is not set: no email can leave this server.
+  Invitations, documents and form notifications are kept in the outbox (status "queued") and tools
+  report them as queued, not sent. Set SMTP_URL=smtp://user:pass@host:587 (and MAIL_FROM) to deliver
+  them; queued messages are sent by the retry job once it is set.
+
+`;
 
 /** Seeds the demo on the first start; later starts reuse what the first one wrote (0600, in DATA_DIR). */
 async function ensureDemo(

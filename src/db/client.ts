@@ -102,7 +102,7 @@ export const PGLITE_START_PARAMS = [
   'shared_buffers=16MB',
   '-c',
   'temp_buffers=2MB',
-  // One process: caches follow the change feed, so writes skip the cache-version triggers (0006).
+  // One process: caches follow the change feed, so writes skip the cache-version triggers (0007).
   '-c',
   'sitegate.cache_versions=off',
 ];

@@ -535,6 +535,26 @@ export const mailOutbox = pgTable(
   (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
 );
 
+/**
+ * Credits held by one generate_image call between the check and the delivery (SPEC §4.5 rule 6,
+ * issue 10 item 2): the balance is lowered and this row written in one transaction; delivery deletes
+ * the row (the charge stands), a failure deletes it and gives the credits back, and a reservation whose
+ * call died with its process is settled (refunded) by a background job after `expiresAt`.
+ */
+export const creditReservations = pgTable(
+  'credit_reservations',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id),
+    credits: integer('credits').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('credit_reservations_expires_idx').on(t.expiresAt)],
+);
+
 /** Signed-in web sessions; only the SHA-256 of the cookie value is stored. */
 export const webSessions = pgTable('web_sessions', {
   idHash: text('id_hash').primaryKey(),

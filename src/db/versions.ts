@@ -1,4 +1,4 @@
-// Workspace cache versions (issue 17; migration 0006_cache_versions). On PostgreSQL several processes
+// Workspace cache versions (issue 17; migration 0007_cache_versions). On PostgreSQL several processes
 // share the data, and a change made through one must hold at the very next call on every other one.
 // Triggers bump the versions of the workspace a changed row belongs to, in the changing transaction:
 // `auth` (connections, members, the workspace's grants and areas, which websites it has) and

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
-import type { ActivityRecorder } from '../domain/activity/recorder.js';
+import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder.js';
+import { faultPoint } from '../kernel/fault.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
 import { unstorableInput } from '../domain/storable.js';
@@ -44,14 +45,19 @@ export async function callTool(
   const now = deps.services.clock();
   const tool = deps.registry.get(name);
   let websiteId: string | null = null;
-  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string, credits = 0) => {
+  const entry = (
+    outcome: 'allowed' | 'denied' | 'failed',
+    summary: string,
+    code?: string,
+    credits = 0,
+  ): ActivityLine => {
     deps.observe?.(
       tool ? tool.def.name : 'unknown_tool',
       outcome,
       code ?? null,
       (performance.now() - started) / 1000,
     );
-    deps.activity.record({
+    return {
       companyId: caller.companyId,
       websiteId,
       connectionId: caller.connectionId,
@@ -62,8 +68,11 @@ export async function callTool(
       creditsSpent: credits,
       requestId,
       createdAt: now,
-    });
+    };
   };
+  // Reads, refusals and failures: batched (a crash may lose the last milliseconds of them).
+  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string) =>
+    deps.activity.record(entry(outcome, summary, code));
 
   try {
     if (!tool) {
@@ -109,13 +118,33 @@ export async function callTool(
     };
     // Reads need no transaction; writes run in exactly one (the gate is evaluated inside it).
     const direct = def.transaction === false || def.annotations.readOnlyHint;
-    const data = direct ? await run(deps.services.db) : await deps.services.db.transaction(run);
+    const write = !def.annotations.readOnlyHint;
+    const allowed = (data: unknown) =>
+      entry('allowed', def.activity(input, data), undefined, def.credits?.(data) ?? 0);
+    let data: unknown;
+    if (!direct) {
+      // A write and its Activity line commit together (issue 10 item 3).
+      data = await deps.services.db.transaction(async (tx) => {
+        const d = await run(tx);
+        await deps.activity.recordIn(tx, allowed(d));
+        return d;
+      });
+      faultPoint('after-write-commit');
+    } else {
+      data = await run(deps.services.db);
+      if (write) {
+        // Tools that commit in transactions of their own: the line is written before the answer
+        // leaves, so an answered write always has its line.
+        faultPoint('after-write-commit');
+        await deps.activity.recordIn(deps.services.db, allowed(data)).catch((err) => {
+          deps.services.log.error({ err, requestId }, 'activity write failed');
+        });
+      } else deps.activity.record(allowed(data));
+    }
     // Work that must only see committed rows (mail delivery) starts now, without delaying the answer.
     for (const task of afterCommit) {
       void task().catch((err) => deps.services.log.error({ err, requestId }, 'after-commit task failed'));
     }
-    const credits = tool.def.credits?.(data) ?? 0;
-    line('allowed', tool.def.activity(input, data), undefined, credits);
     return okResult(data);
   } catch (err) {
     if (err instanceof Refusal) {

@@ -2,12 +2,10 @@
 // re-validated server-side through a capped, rollback-safe pipeline"). Each asset is fetched through
 // the SSRF guard with caps on count, bytes and time, then decoded and re-encoded with sharp: only real
 // raster images survive, and nothing of the original file (metadata, trailing bytes) is kept.
-// Blobs written here are tracked so a failed import removes exactly what it added.
-import { createHash } from 'node:crypto';
-import { inArray } from 'drizzle-orm';
+// Blobs are written before the committing transaction and never removed when it fails: identical bytes
+// may belong to another import committing at the same moment. Unreferenced blobs are swept later
+// (src/domain/library/blobs.ts, sweepBlobs).
 import sharp from 'sharp';
-import type { Db } from '../db/client.js';
-import { assets } from '../db/schema.js';
 import type { BlobStore } from '../domain/library/blobs.js';
 import { Refusal } from '../kernel/errors.js';
 import { FetchFailure, guardedFetch } from '../net/fetch.js';
@@ -126,36 +124,12 @@ export async function fetchAssets(
   return { images, skipped, reasons };
 }
 
-/** Blobs written by one import, so a failure can take back exactly those (SPEC: no partial write). */
-export type BlobLedger = { written: string[] };
-
+/** Writes each image's bytes (before the transaction that references them); returns key -> hash. */
 export async function writeBlobs(
   blobs: BlobStore,
   images: Map<string, ImageBytes>,
-  ledger: BlobLedger,
 ): Promise<Map<string, string>> {
   const shaByKey = new Map<string, string>();
-  for (const [key, img] of images) {
-    const existed = await blobExists(blobs, img.bytes);
-    const sha = await blobs.put(img.bytes);
-    if (!existed) ledger.written.push(sha);
-    shaByKey.set(key, sha);
-  }
+  for (const [key, img] of images) shaByKey.set(key, await blobs.put(img.bytes));
   return shaByKey;
-}
-
-async function blobExists(blobs: BlobStore, bytes: Buffer): Promise<boolean> {
-  const sha = createHash('sha256').update(bytes).digest('hex');
-  return (await blobs.get(sha)) !== null;
-}
-
-/** Removes the blobs this import wrote, unless an asset row (committed by anyone) references the hash. */
-export async function rollbackBlobs(db: Db, blobs: BlobStore, ledger: BlobLedger): Promise<void> {
-  if (ledger.written.length === 0) return;
-  const used = await db
-    .select({ sha: assets.sha256 })
-    .from(assets)
-    .where(inArray(assets.sha256, ledger.written));
-  const keep = new Set(used.map((u) => u.sha));
-  for (const sha of ledger.written) if (!keep.has(sha)) await blobs.remove(sha);
 }

@@ -8,7 +8,8 @@ import { assets, brands, companies, websiteMembers, websites } from '../db/schem
 import { assertAssetsOf } from '../domain/sections/store.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
 import { Refusal } from '../kernel/errors.js';
-import { type BlobLedger, type FetchedAssets, rollbackBlobs, writeBlobs } from './assets.js';
+import { type FetchedAssets, writeBlobs } from './assets.js';
+import { faultPoint } from '../kernel/fault.js';
 import { mergeSections, type MergeReport } from './merge.js';
 import { type ResolvedPage, insertPages, resolveSections } from './rows.js';
 import type { PortableSiteV1 } from './schema.js';
@@ -56,70 +57,66 @@ export async function commitImport(
   // Raw library asset ids in the payload must be the merge target's own; a new site has none.
   const contents = site.pages.flatMap((p) => p.sections.map((s) => s.content));
   await assertAssetsOf(ctx.tx, opts.mergeIntoWebsiteId ?? null, contents);
-  const ledger: BlobLedger = { written: [] };
-  try {
-    const shaByKey = await writeBlobs(blobs, fetched.images, ledger);
-    const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));
-    return await db.transaction(async (tx) => {
-      let websiteId: string;
-      let merge: MergeReport | undefined;
-      let resolved: ResolvedPage[];
-      if (opts.mergeIntoWebsiteId) {
-        const target = await opts.authorizeTarget(tx, opts.mergeIntoWebsiteId);
-        websiteId = target.id;
-        // Re-syncs reuse the target's library asset for identical bytes, so unchanged sections stay unchanged.
-        const reuse = await existingAssets(tx, websiteId, [...shaByKey.values()]);
-        const fresh = new Set<string>();
-        for (const [key, sha] of shaByKey) {
-          const id = reuse.get(sha);
-          if (id) idByKey.set(key, id);
-          else fresh.add(key);
-        }
-        resolved = resolveSections(site, idByKey);
-        await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now, fresh);
-        merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
-      } else {
-        resolved = resolveSections(site, idByKey);
-        await checkSiteLimit(tx, ctx.actor.companyId, true);
-        websiteId = newId('site');
-        await tx.insert(websites).values({
-          id: websiteId,
-          companyId: ctx.actor.companyId,
-          name: site.name,
-          config: { ...site.config, businessName: site.businessName },
-          theme: site.theme,
-          fonts: site.fonts,
-          searchVisible: false,
-          createdAt: ctx.now,
-          updatedAt: ctx.now,
-        });
-        await tx.insert(websiteMembers).values({ websiteId, userId: ctx.actor.userId, role: 'owner' });
-        await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
-        const logo = site.brand.logo ? (idByKey.get(site.brand.logo.slice(6)) ?? null) : null;
-        await tx.insert(brands).values({
-          websiteId,
-          palette: site.brand.palette,
-          fonts: site.brand.fonts,
-          style: site.brand.style,
-          voice: site.brand.voice,
-          logoAssetId: logo,
-        });
-        await insertPages(tx, websiteId, resolved, 0, ctx.now);
+  // Bytes first; a failure below leaves them to the sweep, never deletes them (issue 10 item 1).
+  const shaByKey = await writeBlobs(blobs, fetched.images);
+  faultPoint('import-after-blobs');
+  const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));
+  return await db.transaction(async (tx) => {
+    let websiteId: string;
+    let merge: MergeReport | undefined;
+    let resolved: ResolvedPage[];
+    if (opts.mergeIntoWebsiteId) {
+      const target = await opts.authorizeTarget(tx, opts.mergeIntoWebsiteId);
+      websiteId = target.id;
+      // Re-syncs reuse the target's library asset for identical bytes, so unchanged sections stay unchanged.
+      const reuse = await existingAssets(tx, websiteId, [...shaByKey.values()]);
+      const fresh = new Set<string>();
+      for (const [key, sha] of shaByKey) {
+        const id = reuse.get(sha);
+        if (id) idByKey.set(key, id);
+        else fresh.add(key);
       }
-      return {
+      resolved = resolveSections(site, idByKey);
+      await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now, fresh);
+      merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
+    } else {
+      resolved = resolveSections(site, idByKey);
+      await checkSiteLimit(tx, ctx.actor.companyId, true);
+      websiteId = newId('site');
+      await tx.insert(websites).values({
+        id: websiteId,
+        companyId: ctx.actor.companyId,
+        name: site.name,
+        config: { ...site.config, businessName: site.businessName },
+        theme: site.theme,
+        fonts: site.fonts,
+        searchVisible: false,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      });
+      await tx.insert(websiteMembers).values({ websiteId, userId: ctx.actor.userId, role: 'owner' });
+      await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
+      const logo = site.brand.logo ? (idByKey.get(site.brand.logo.slice(6)) ?? null) : null;
+      await tx.insert(brands).values({
         websiteId,
-        editorUrl: `${config.baseUrl}/editor/${websiteId}`,
-        mode: merge ? ('merged' as const) : ('created' as const),
-        pages: resolved.length,
-        sections: resolved.reduce((n, p) => n + p.sections.length, 0),
-        assets: Object.fromEntries(idByKey),
-        ...(merge ? { merge } : {}),
-      };
-    });
-  } catch (err) {
-    await rollbackBlobs(db, blobs, ledger);
-    throw err;
-  }
+        palette: site.brand.palette,
+        fonts: site.brand.fonts,
+        style: site.brand.style,
+        voice: site.brand.voice,
+        logoAssetId: logo,
+      });
+      await insertPages(tx, websiteId, resolved, 0, ctx.now);
+    }
+    return {
+      websiteId,
+      editorUrl: `${config.baseUrl}/editor/${websiteId}`,
+      mode: merge ? ('merged' as const) : ('created' as const),
+      pages: resolved.length,
+      sections: resolved.reduce((n, p) => n + p.sections.length, 0),
+      assets: Object.fromEntries(idByKey),
+      ...(merge ? { merge } : {}),
+    };
+  });
 }
 
 async function insertAssets(

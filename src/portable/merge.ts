@@ -1,13 +1,14 @@
 // Merging an import into an existing site (SPEC §4.5 import_site mergeIntoWebsiteId): a restore point
 // first; sections match by externalKey; new ones are inserted (on the page with the same slug, or a new
-// page); a match whose content still hashes to its importFingerprint (not edited in the app since the
-// last import) is updated; an app-edited match is kept and reported as a conflict unless its key is
+// page); a match whose type, content, layout and hidden flag still hash to its importFingerprint (not
+// edited in the app since the last import) is updated; an app-edited match is kept and reported as a conflict unless its key is
 // in forceKeys. Site config, theme, fonts, name and brand are never touched.
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { pages, sections, websites } from '../db/schema.js';
 import type { SiteCtx, WebsiteRow } from '../domain/context.js';
 import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
+import { editedSinceImport } from './refs.js';
 import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
 import { takeRestorePoint } from './restore.js';
 
@@ -83,7 +84,7 @@ export async function mergeSections(
         report.inserted += 1;
         continue;
       }
-      const editedInApp = current.importFingerprint !== sha256OfCanonicalJson(current.content);
+      const editedInApp = editedSinceImport(current);
       if (editedInApp && !force.has(s.externalKey)) {
         report.conflicts.push(s.externalKey);
         continue;

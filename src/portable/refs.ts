@@ -1,7 +1,8 @@
 // Asset references inside section content (PortableSiteV1 design): a string that is exactly
 // `asset:<key>` or exactly the URL of a listed asset becomes the library asset id once imported;
 // export turns asset ids back into `asset:<key>`. (The content fingerprint merges compare is
-// kernel/fingerprint.ts.)
+// kernel/fingerprint.ts; importFingerprint below says what it covers.)
+import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 
 /** Rewrites every string leaf with `map`; `undefined` drops the field (and an array item that loses its url). */
 export function mapStrings(value: unknown, map: (s: string) => string | undefined): unknown {
@@ -53,4 +54,31 @@ export function referencedKeys(content: unknown, keyByUrl: ReadonlyMap<string, s
     return s;
   });
   return keys;
+}
+
+/**
+ * What an import wrote into a section, for telling later app edits apart (SPEC §4.5: "edited" is any
+ * change to type, content, layout or hidden since the import; issue 10 item 7). Prefixed `v2:` so rows
+ * imported before this rule (content-only fingerprints) are still compared the old way.
+ */
+export function importFingerprint(s: {
+  type: string;
+  content: unknown;
+  layout: unknown;
+  hidden: boolean;
+}): string {
+  return `v2:${sha256OfCanonicalJson({ type: s.type, content: s.content, layout: s.layout ?? {}, hidden: s.hidden })}`;
+}
+
+/** True when the section differs from what the last import wrote into it. */
+export function editedSinceImport(current: {
+  type: string;
+  content: unknown;
+  layout: unknown;
+  hidden: boolean;
+  importFingerprint: string | null;
+}): boolean {
+  const fp = current.importFingerprint;
+  if (fp?.startsWith('v2:')) return fp !== importFingerprint(current);
+  return fp !== sha256OfCanonicalJson(current.content);
 }

@@ -6,8 +6,7 @@ import { newId } from '../kernel/ids.js';
 import { pages, sections, websites } from '../db/schema.js';
 import { parseSectionContent } from '../domain/sections/types.js';
 import { keyByUrl } from './prepare.js';
-import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
-import { resolveAssetRefs } from './refs.js';
+import { importFingerprint, resolveAssetRefs } from './refs.js';
 import type { PortableSiteV1 } from './schema.js';
 
 export type ResolvedSection = PortableSiteV1['pages'][number]['sections'][number] & { fp: string };
@@ -22,7 +21,7 @@ export function resolveSections(site: PortableSiteV1, idByKey: Map<string, strin
         resolveAssetRefs(s.content, byUrl, (k) => idByKey.get(k)),
       );
       if (!r.ok) throw new Error(`section ${s.externalKey} became invalid after asset resolution`);
-      return { ...s, content: r.content, fp: sha256OfCanonicalJson(r.content) };
+      return { ...s, content: r.content, fp: importFingerprint({ ...s, content: r.content }) };
     }),
   }));
 }

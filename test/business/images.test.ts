@@ -3,15 +3,22 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activity, assets, pages, sections } from '../../src/db/schema.js';
+import { activity, assets, creditReservations, pages, sections } from '../../src/db/schema.js';
+import { RESERVATION_LEASE_MS, settleReservations } from '../../src/domain/library/generate.js';
 import { brandColours, composeSvg } from '../../src/domain/library/brand-image.js';
 import type { Workspace } from '../helpers/factory.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { company, setCompany, tokenFor } from './fixtures.js';
 
 // A local HTTP server that plays the image provider: ok, outage, slow (past the timeout), or garbage.
-type Mode = 'ok' | 'outage' | 'slow' | 'garbage' | 'huge';
-const provider = { mode: 'ok' as Mode, calls: 0, bodies: [] as Array<Record<string, unknown>> };
+type Mode = 'ok' | 'outage' | 'slow' | 'garbage' | 'huge' | 'hook';
+const provider = {
+  mode: 'ok' as Mode,
+  calls: 0,
+  bodies: [] as Array<Record<string, unknown>>,
+  /** mode 'hook': runs while the call waits for its image, then the image is sent. */
+  hook: async () => {},
+};
 let providerServer: Server;
 const pendingSlow = new Set<ServerResponse>();
 let png: Buffer;
@@ -38,6 +45,8 @@ async function startProvider(): Promise<string> {
         return void res.end();
       }
       if (provider.mode === 'slow') return void pendingSlow.add(res); // answered only at shutdown
+      if (provider.mode === 'hook')
+        return void provider.hook().then(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
       res.writeHead(200, { 'content-type': 'image/png' }).end(png);
     });
   });
@@ -47,6 +56,7 @@ async function startProvider(): Promise<string> {
 
 let local: TestServer;
 let remote: TestServer;
+let patient: TestServer;
 beforeAll(async () => {
   const url = await startProvider();
   local = await startTestServer({ seed: false });
@@ -54,11 +64,16 @@ beforeAll(async () => {
     seed: false,
     env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '300' },
   });
+  patient = await startTestServer({
+    seed: false,
+    env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '60000' },
+  });
 });
 afterAll(async () => {
   for (const res of pendingSlow) res.destroy();
   await local?.close();
   await remote?.close();
+  await patient?.close();
   await new Promise<void>((r) => providerServer.close(() => r()));
 });
 
@@ -230,6 +245,38 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
       ['failed', 0],
     ]);
     provider.mode = 'ok';
+  });
+
+  it('a call that outlives its reservation lease is refunded once by the settling job, and its late image is not delivered free', async () => {
+    const d = await patient.workspace();
+    let refunded = -1;
+    let held = -1;
+    provider.mode = 'hook';
+    provider.hook = async () => {
+      // While the provider works, the credit is held: balance 39 and one reservation row.
+      held = (await company(db(), d.companyId)).credits;
+      const late = new Date(Date.now() + RESERVATION_LEASE_MS + 60_000);
+      refunded = await settleReservations(db(), late);
+    };
+    const r = await patient.call(d.tokens.all, 'generate_image', { prompt: 'Very late loaves' });
+    provider.mode = 'ok';
+    expect(held).toBe(39);
+    expect(refunded).toBe(1);
+    expect(r.ok).toBe(false);
+    expect((await company(db(), d.companyId)).credits).toBe(40);
+    expect(await assetsOf(d.websites.main)).toHaveLength(0);
+    expect(
+      await db().select().from(creditReservations).where(eq(creditReservations.companyId, d.companyId)),
+    ).toHaveLength(0);
+    // Settling again refunds nothing more.
+    expect(await settleReservations(db(), new Date(Date.now() + RESERVATION_LEASE_MS + 60_000))).toBe(0);
+    expect((await company(db(), d.companyId)).credits).toBe(40);
+    // A call that completes leaves no reservation behind and is charged once.
+    const ok = await patient.call(d.tokens.all, 'generate_image', { prompt: 'On-time loaves' });
+    expect(ok.data).toMatchObject({ creditsSpent: 1, creditsLeft: 39 });
+    expect(
+      await db().select().from(creditReservations).where(eq(creditReservations.companyId, d.companyId)),
+    ).toHaveLength(0);
   });
 
   it('has a per-workspace per-minute bucket', async () => {

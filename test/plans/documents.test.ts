@@ -68,7 +68,15 @@ describe('prepare_send_document → approve → confirm', () => {
     expect(page.body).toContain('EUR 100.00');
     expect(await approve(f.owner, planId)).toBe(303);
     const done = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
-    expect(done.data?.result).toMatchObject({ number: 'INV-2026-014', status: 'sent' });
+    // No SMTP_URL here: the email is queued, and the result says so instead of "sent" (issue 10 item 6).
+    expect(done.data?.result).toMatchObject({ number: 'INV-2026-014', status: 'queued' });
+    expect(done.data?.result.mail).toContain('SMTP_URL');
+    // The owner sees the real state of the email on the home page.
+    const home = await f.owner.get('/');
+    expect(home.body).toContain('No mail server is configured (SMTP_URL)');
+    expect(home.body).toMatch(
+      /Invoice INV-2026-014 from Harbor Bakery<\/td><td data-mail-state="queued">Queued/,
+    );
     expect(done.text).not.toMatch(/pat@example\.com/);
     expect(await doc(f, 'INV-2026-014')).toMatchObject({ status: 'sent' });
     const mails = await documentMails(f);

@@ -38,6 +38,9 @@ describe('with SMTP', () => {
     const planId = await prepareAndApprove(s, f, 'prepare_grant_access', { email: to, level: 'viewer' });
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.ok).toBe(true);
+    // The answer leaves before the mail server has accepted anything: queued, never "invited/sent".
+    expect(r.data?.result).toMatchObject({ status: 'queued', level: 'viewer' });
+    expect(r.data?.result).not.toHaveProperty('invited');
     const msg = await smtp.waitFor(to);
     const link = /\/invitations\/([A-Za-z0-9_-]{40,})/.exec(msg.raw.replace(/=\r?\n/g, ''));
     expect(link).not.toBeNull();
@@ -53,6 +56,8 @@ describe('with SMTP', () => {
       if (row?.status !== 'sent') await new Promise((r) => setTimeout(r, 25));
     }
     expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+    // A stable Message-ID, the outbox row's own, so a receiver can recognise a repeat.
+    expect(msg.raw).toMatch(new RegExp(`Message-ID: <${row!.id}@sitegate\\.test>`, 'i'));
   });
 
   it('delivers the document (body and attachment) to its recipient; the tool result holds neither', async () => {

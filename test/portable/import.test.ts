@@ -1,5 +1,6 @@
 // import_site end to end over MCP (SPEC §4.5): a full site round-trips; every cap, an HTML section, a
 // bad asset and the plan's site limit are refused with their stable codes and leave nothing behind.
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -7,6 +8,7 @@ import { activity, assets, companies, websiteMembers, websites } from '../../src
 import { fetchAssets } from '../../src/portable/assets.js';
 import { commitImport } from '../../src/portable/commit.js';
 import { exportSite } from '../../src/portable/export.js';
+import { BLOB_GRACE_MS, sweepBlobs } from '../../src/domain/library/blobs.js';
 import { parsePortable } from '../../src/portable/prepare.js';
 import { ASSET_CAPS } from '../../src/portable/schema.js';
 import { createGuard } from '../../src/net/ssrf.js';
@@ -19,6 +21,8 @@ let assetsSrv: AssetServer;
 beforeAll(async () => {
   assetsSrv = await startAssetServer({
     '/img/huge.png': { type: 'image/png', body: Buffer.alloc(ASSET_CAPS.bytesEach + 1) },
+    // Bytes no other test imports: only the rollback test below writes them.
+    '/img/only-here.png': { type: 'image/png', body: await pixel('#0a1b2c') },
     '/img/polyglot.png': {
       type: 'image/png',
       body: Buffer.concat([await pixel('#abcdef'), Buffer.from('<script>alert(1)</script>')]),
@@ -239,10 +243,12 @@ describe('import_site', () => {
     expect(await footprint(s, demo.companyId)).toEqual(before);
   });
 
-  it('a failure inside the committing transaction removes the blobs this import wrote', async () => {
+  it('a failure inside the committing transaction writes no rows and deletes no bytes; the sweep takes the unreferenced ones later', async () => {
     const demo = await s.workspace();
     const ctx = await siteCtx(s, demo);
-    const site = parsePortable(sampleSite(assetsSrv.base, 'f'));
+    const input = sampleSite(assetsSrv.base, 'f');
+    input.assets.push({ key: 'only-here', url: `${assetsSrv.base}/img/only-here.png` });
+    const site = parsePortable(input);
     const guard = createGuard({ allowHosts: [assetsSrv.hostPort] });
     const fetched = await fetchAssets(guard, site.assets, { strict: true });
     await guard.close();
@@ -251,13 +257,28 @@ describe('import_site', () => {
       .update(companies)
       .set({ siteLimit: 2 })
       .where(eq(companies.id, demo.companyId));
-    const blobsBefore = new Set(await s.sg.deps.services.blobs.list());
+    const blobs = s.sg.deps.services.blobs;
     const before = await footprint(s, demo.companyId);
     await expect(
       commitImport(ctx, site, fetched, { authorizeTarget: async () => ctx.website }),
     ).rejects.toMatchObject({ code: 'site_limit_reached' });
-    expect(new Set(await s.sg.deps.services.blobs.list())).toEqual(blobsBefore);
-    expect(await footprint(s, demo.companyId)).toEqual(before);
+    const { blobs: _b, ...rows } = before;
+    const { blobs: _a, ...rowsAfter } = await footprint(s, demo.companyId);
+    expect(rowsAfter).toEqual(rows);
+    // Its bytes stay: another import committing the same image at this moment may need them (issue 10).
+    const mine = [...fetched.images.values()].map((i) => createHash('sha256').update(i.bytes).digest('hex'));
+    for (const sha of mine) expect(await blobs.get(sha)).not.toBeNull();
+    expect(mine.length).toBe(site.assets.length);
+    const db = s.sg.deps.services.db;
+    // Within the grace period the sweep keeps them; after it, only those no asset row names go.
+    expect(await sweepBlobs(blobs, db, new Date())).toBe(0);
+    await sweepBlobs(blobs, db, new Date(Date.now() + BLOB_GRACE_MS + 60_000));
+    const after = new Set(await blobs.list());
+    const referenced = new Set(
+      (await db.selectDistinct({ sha: assets.sha256 }).from(assets)).map((r) => r.sha),
+    );
+    for (const sha of mine) expect(after.has(sha)).toBe(referenced.has(sha));
+    for (const sha of referenced) expect(after.has(sha)).toBe(true);
   });
 
   it("enforces the plan's site limit with site_limit_reached", async () => {

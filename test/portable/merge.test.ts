@@ -47,13 +47,16 @@ async function sectionByKey(websiteId: string, key: string) {
     .where(and(eq(sections.websiteId, websiteId), eq(sections.externalKey, key)));
   return row;
 }
-/** What an edit in the app does: new content, next rev; the import fingerprint stays as it was. */
-async function editInApp(websiteId: string, key: string, body: string) {
+/** An edit in the app, made through the real tool a client would call (update_section_text). */
+async function editInApp(demo: Demo, websiteId: string, key: string, body: string) {
   const row = await sectionByKey(websiteId, key);
-  await db()
-    .update(sections)
-    .set({ content: { body }, rev: row!.rev + 1 })
-    .where(eq(sections.id, row!.id));
+  const r = await s.call(demo.tokens.workspace, 'update_section_text', {
+    websiteId,
+    pageId: row!.pageId,
+    sectionId: row!.id,
+    text: { body },
+  });
+  expect(r.ok, JSON.stringify(r.error)).toBe(true);
 }
 
 const changed = () =>
@@ -76,7 +79,7 @@ describe('import_site merge', () => {
   it('inserts new sections, updates unedited ones, keeps app-edited ones as conflicts, never touches config/theme/fonts', async () => {
     const demo = await s.seed();
     const id = await imported(demo);
-    await editInApp(id, 'k2', 'edited in the app');
+    await editInApp(demo, id, 'k2', 'edited in the app');
     const [before] = await db().select().from(websites).where(eq(websites.id, id));
 
     const r = await s.call(demo.tokens.workspace, 'import_site', {
@@ -124,10 +127,57 @@ describe('import_site merge', () => {
     expect(again.data!.merge).toMatchObject({ inserted: 0, updated: 0, unchanged: 4, conflicts: ['k2'] });
   });
 
+  it('a section hidden or laid out in the app counts as edited: kept and reported as a conflict (issue 10)', async () => {
+    const demo = await s.seed();
+    const id = await imported(demo);
+    const k1 = await sectionByKey(id, 'k1');
+    const k3 = await sectionByKey(id, 'k3');
+    const hide = await s.call(demo.tokens.workspace, 'set_section_hidden', {
+      websiteId: id,
+      pageId: k1!.pageId,
+      sectionId: k1!.id,
+      hidden: true,
+    });
+    expect(hide.ok, JSON.stringify(hide.error)).toBe(true);
+    const lay = await s.call(demo.tokens.workspace, 'set_section_layout', {
+      websiteId: id,
+      pageId: k3!.pageId,
+      sectionId: k3!.id,
+      layout: { width: 'wide', paddingY: 'lg' },
+    });
+    expect(lay.ok, JSON.stringify(lay.error)).toBe(true);
+
+    const r = await s.call(demo.tokens.workspace, 'import_site', {
+      websiteId: demo.websites.main,
+      mergeIntoWebsiteId: id,
+      site: changed(),
+    });
+    expect(r.ok, JSON.stringify(r.error)).toBe(true);
+    expect(r.data!.merge.conflicts.sort()).toEqual(['k1', 'k3']);
+    expect(await sectionByKey(id, 'k1')).toMatchObject({ hidden: true, content: { body: 'one' } });
+    expect((await sectionByKey(id, 'k3'))!.layout).toMatchObject({ width: 'wide', paddingY: 'lg' });
+
+    // Forced, they take the import's state (visible, empty layout) and count as unedited afterwards.
+    const forced = await s.call(demo.tokens.workspace, 'import_site', {
+      websiteId: demo.websites.main,
+      mergeIntoWebsiteId: id,
+      site: changed(),
+      forceKeys: ['k1', 'k3'],
+    });
+    expect(forced.data!.merge).toMatchObject({ conflicts: [], forced: ['k1', 'k3'] });
+    expect(await sectionByKey(id, 'k1')).toMatchObject({ hidden: false, content: { body: 'one v2' } });
+    const again = await s.call(demo.tokens.workspace, 'import_site', {
+      websiteId: demo.websites.main,
+      mergeIntoWebsiteId: id,
+      site: changed(),
+    });
+    expect(again.data!.merge).toMatchObject({ conflicts: [], updated: 0 });
+  });
+
   it('overwrites an app-edited section listed in forceKeys, and treats it as unedited afterwards', async () => {
     const demo = await s.seed();
     const id = await imported(demo);
-    await editInApp(id, 'k2', 'edited in the app');
+    await editInApp(demo, id, 'k2', 'edited in the app');
     const r = await s.call(demo.tokens.workspace, 'import_site', {
       websiteId: demo.websites.main,
       mergeIntoWebsiteId: id,
@@ -152,7 +202,7 @@ describe('import_site merge', () => {
   it('takes a restore point first, and restoreFromPoint brings back the exact pre-merge draft', async () => {
     const demo = await s.seed();
     const id = await imported(demo);
-    await editInApp(id, 'k2', 'edited in the app');
+    await editInApp(demo, id, 'k2', 'edited in the app');
     const before = await exportSite(db(), id, s.url);
     const r = await s.call(demo.tokens.workspace, 'import_site', {
       websiteId: demo.websites.main,

@@ -1,6 +1,11 @@
 // Activity (SPEC §6, §8): one line per tool call — allowed, denied or failed — without personal data.
-// Lines are buffered and written in batches (one INSERT per flush, not one per call) so the hot path
-// does no synchronous write; `flush()` is awaited on shutdown and by tests before they read.
+// Two paths (docs/reliability.md):
+// - a write's line is inserted by `recordIn(tx, line)` inside the write's own transaction, so a committed
+//   write always has its line, whatever happens to the process afterwards (issue 10 item 3);
+// - reads, refusals and failures are buffered and written in batches (one INSERT per flush) by `record`;
+//   a crash may lose the last few milliseconds of those. `flush()` is awaited on shutdown and by tests.
+// Rate-limited refusals are counted, not written one by one: one line per connection per minute window
+// carries the number refused (issue 10 item 4), so a client hammering past its limit costs no rows.
 import { inArray, lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
@@ -22,42 +27,35 @@ export type ActivityLine = {
 export const ACTIVITY_RETENTION_DAYS = 90;
 
 export type ActivityRecorder = {
+  /** Buffers a line (reads, refusals, failures); rate-limited refusals are counted per connection-minute. */
   record(line: ActivityLine): void;
+  /** Writes a line in the caller's transaction: it commits or rolls back with the write it describes. */
+  recordIn(tx: Db, line: ActivityLine): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
 };
 
-export function activityRecorder(db: Db, log: Logger, opts: { intervalMs?: number; maxBatch?: number } = {}) {
+export function activityRecorder(
+  db: Db,
+  log: Logger,
+  opts: { intervalMs?: number; maxBatch?: number; refusalWindowMs?: number } = {},
+) {
   const intervalMs = opts.intervalMs ?? 10;
   const maxBatch = opts.maxBatch ?? 100;
+  const windowMs = opts.refusalWindowMs ?? 60_000;
   let buffer: ActivityLine[] = [];
+  // "Last used" of connections whose lines were written in a transaction: updated with the next batch.
+  let touched = new Map<string, Date>();
+  // Rate-limited refusals being counted: connection (or workspace) -> the open window's first line.
+  const refusals = new Map<string, { line: ActivityLine; count: number; until: number }>();
   let timer: NodeJS.Timeout | null = null;
+  let windowTimer: NodeJS.Timeout | null = null;
   let inflight: Promise<void> = Promise.resolve();
 
-  const write = async (lines: ActivityLine[]) => {
-    if (lines.length === 0) return;
+  const write = async (lines: ActivityLine[], last: Map<string, Date>) => {
     try {
-      // One parameter for the whole batch: on PGlite this is ~7x cheaper than a VALUES list
-      // with ten parameters a row (measured in bench notes), and it is still parameterised SQL.
-      const rows = lines.map((l) => ({
-        company_id: l.companyId,
-        website_id: l.websiteId,
-        connection_id: l.connectionId,
-        tool: l.tool,
-        outcome: l.outcome,
-        code: l.code ?? null,
-        summary: oneLine(l.summary),
-        credits_spent: l.creditsSpent ?? 0,
-        request_id: l.requestId ?? null,
-        created_at: l.createdAt.toISOString(),
-      }));
-      await db.execute(sql`
-        insert into activity (company_id, website_id, connection_id, tool, outcome, code, summary, credits_spent, request_id, created_at)
-        select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
-          company_id text, website_id text, connection_id text, tool text, outcome text, code text,
-          summary text, credits_spent int, request_id text, created_at timestamptz)`);
+      await insertActivity(db, lines);
       // "Last used" on the Developers page: one UPDATE per batch, not one per call.
-      const last = new Map<string, Date>();
       for (const l of lines) if (l.connectionId) last.set(l.connectionId, l.createdAt);
       if (last.size > 0) {
         const newest = new Date(Math.max(...[...last.values()].map((d) => d.getTime())));
@@ -71,26 +69,98 @@ export function activityRecorder(db: Db, log: Logger, opts: { intervalMs?: numbe
     }
   };
 
-  const flush = (): Promise<void> => {
+  // Closes the refusal windows that have ended (all of them when `all`): each becomes one line.
+  const closeWindows = (all: boolean) => {
+    const now = Date.now();
+    for (const [key, w] of refusals) {
+      if (!all && w.until > now) continue;
+      refusals.delete(key);
+      buffer.push({
+        ...w.line,
+        summary:
+          w.count === 1
+            ? w.line.summary
+            : `${w.count} calls refused by the rate limit in one minute (first: ${w.line.tool})`,
+      });
+    }
+    if (windowTimer) clearTimeout(windowTimer);
+    windowTimer = null;
+    if (refusals.size > 0) {
+      const next = Math.min(...[...refusals.values()].map((w) => w.until));
+      windowTimer = setTimeout(() => void flush(false), Math.max(1, next - now));
+      windowTimer.unref();
+    }
+  };
+
+  const flush = (all = true): Promise<void> => {
     if (timer) {
       clearTimeout(timer);
       timer = null;
     }
+    closeWindows(all);
     const lines = buffer;
+    const last = touched;
     buffer = [];
-    inflight = inflight.then(() => write(lines));
+    touched = new Map();
+    if (lines.length > 0 || last.size > 0) inflight = inflight.then(() => write(lines, last));
     return inflight;
+  };
+
+  const schedule = () => {
+    if (buffer.length >= maxBatch) void flush(false);
+    else if (!timer) timer = setTimeout(() => void flush(false), intervalMs);
   };
 
   return {
     record(line: ActivityLine) {
+      if (line.code === 'rate_limited') {
+        const key = line.connectionId ?? `company:${line.companyId}`;
+        const open = refusals.get(key);
+        if (open) {
+          open.count += 1;
+          return;
+        }
+        refusals.set(key, { line, count: 1, until: Date.now() + windowMs });
+        closeWindows(false);
+        return;
+      }
       buffer.push(line);
-      if (buffer.length >= maxBatch) void flush();
-      else if (!timer) timer = setTimeout(() => void flush(), intervalMs);
+      schedule();
     },
-    flush,
-    close: flush,
+    async recordIn(tx: Db, line: ActivityLine) {
+      await insertActivity(tx, [line]);
+      if (line.connectionId) {
+        touched.set(line.connectionId, line.createdAt);
+        if (!timer) timer = setTimeout(() => void flush(false), intervalMs);
+      }
+    },
+    flush: () => flush(true),
+    close: () => flush(true),
   } satisfies ActivityRecorder;
+}
+
+/** One INSERT for any number of lines (inside a transaction when `db` is one). */
+export async function insertActivity(db: Db, lines: ActivityLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  // One parameter for the whole batch: on PGlite this is ~7x cheaper than a VALUES list
+  // with ten parameters a row (measured in bench notes), and it is still parameterised SQL.
+  const rows = lines.map((l) => ({
+    company_id: l.companyId,
+    website_id: l.websiteId,
+    connection_id: l.connectionId,
+    tool: l.tool,
+    outcome: l.outcome,
+    code: l.code ?? null,
+    summary: oneLine(l.summary),
+    credits_spent: l.creditsSpent ?? 0,
+    request_id: l.requestId ?? null,
+    created_at: l.createdAt.toISOString(),
+  }));
+  await db.execute(sql`
+    insert into activity (company_id, website_id, connection_id, tool, outcome, code, summary, credits_spent, request_id, created_at)
+    select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
+      company_id text, website_id text, connection_id text, tool text, outcome text, code text,
+      summary text, credits_spent int, request_id text, created_at timestamptz)`);
 }
 
 function oneLine(s: string): string {

@@ -3,22 +3,29 @@
 // (the tool runs with transaction: false, so a slow provider never holds database locks):
 //  1. re-read the workspace's AI consent and balance (refuse ai_consent_required / insufficient_credits
 //     before any provider call);
-//  2. reserve the cost atomically: UPDATE companies SET credits = credits - n
-//     WHERE id = ? AND credits >= n AND ai_consent — the balance can never go negative, and of two
-//     concurrent calls with credit for one, exactly one reserves;
-//  3. call the provider; on any failure (outage, timeout, bad answer) refund the reservation, so an
-//     outage costs nothing;
-//  4. store the bytes (content-addressed) and the asset row; on failure refund.
-// The reservation becomes the charge only once the image is delivered and stored. If the process
-// dies between 2 and 3/4, the reserved credit is lost (there is no reservation ledger yet).
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+//  2. reserve the cost atomically, in one transaction: UPDATE companies SET credits = credits - n
+//     WHERE id = ? AND credits >= n AND ai_consent, and INSERT a credit_reservations row — the balance
+//     can never go negative, and of two concurrent calls with credit for one, exactly one reserves;
+//  3. call the provider; on any failure (outage, timeout, bad answer) release the reservation (delete
+//     the row, give the credits back, in one transaction), so an outage costs nothing;
+//  4. store the bytes (content-addressed), then in one transaction insert the asset row and delete the
+//     reservation: the charge stands exactly when the image is delivered.
+// If the process dies in between, the reservation row remains and `settleReservations` (a background
+// job; at start on the embedded database, which one process owns) gives the credits back, once: the
+// row is deleted in the same transaction as the refund (issue 10 item 2). A delivery whose reservation
+// was already settled is rolled back rather than delivered free.
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { faultPoint } from '../../kernel/fault.js';
 import { newId } from '../../kernel/ids.js';
-import { assets, brands, companies, companyMemory } from '../../db/schema.js';
+import { assets, brands, companies, companyMemory, creditReservations } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 
 export const IMAGE_CREDITS = 1;
+/** A reservation older than this belongs to a call that died (the provider call times out well before). */
+export const RESERVATION_LEASE_MS = 10 * 60_000;
 
 const noConsent = () =>
   new Refusal(
@@ -59,13 +66,29 @@ export async function generateImage(ctx: SiteCtx, input: { prompt: string; aspec
   if (co.credits < IMAGE_CREDITS) throw noCredits(co.credits);
   const brand = await brandInput(ctx);
 
-  const reserved = await db
-    .update(companies)
-    .set({ credits: sql`${companies.credits} - ${IMAGE_CREDITS}` })
-    .where(
-      and(eq(companies.id, companyId), gte(companies.credits, IMAGE_CREDITS), eq(companies.aiConsent, true)),
-    )
-    .returning({ credits: companies.credits });
+  const reservationId = newId('rsv');
+  const reserved = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(companies)
+      .set({ credits: sql`${companies.credits} - ${IMAGE_CREDITS}` })
+      .where(
+        and(
+          eq(companies.id, companyId),
+          gte(companies.credits, IMAGE_CREDITS),
+          eq(companies.aiConsent, true),
+        ),
+      )
+      .returning({ credits: companies.credits });
+    if (rows.length === 0) return rows;
+    await tx.insert(creditReservations).values({
+      id: reservationId,
+      companyId,
+      credits: IMAGE_CREDITS,
+      expiresAt: new Date(ctx.now.getTime() + RESERVATION_LEASE_MS),
+      createdAt: ctx.now,
+    });
+    return rows;
+  });
   if (!reserved.length) {
     const [now] = await db
       .select({ consent: companies.aiConsent, credits: companies.credits })
@@ -73,17 +96,26 @@ export async function generateImage(ctx: SiteCtx, input: { prompt: string; aspec
       .where(eq(companies.id, companyId));
     throw now?.consent ? noCredits(now.credits) : noConsent();
   }
-  const refund = () =>
-    db
-      .update(companies)
-      .set({ credits: sql`${companies.credits} + ${IMAGE_CREDITS}` })
-      .where(eq(companies.id, companyId));
 
+  let image: Awaited<ReturnType<typeof ctx.services.images.generate>>;
+  let sha256: string;
   try {
-    const image = await ctx.services.images.generate({ prompt: input.prompt, aspect: input.aspect, brand });
-    const sha256 = await ctx.services.blobs.put(image.bytes);
-    const assetId = newId('asset');
-    await db.insert(assets).values({
+    image = await ctx.services.images.generate({ prompt: input.prompt, aspect: input.aspect, brand });
+    faultPoint('generate-after-provider');
+    sha256 = await ctx.services.blobs.put(image.bytes);
+  } catch (err) {
+    await releaseReservation(db, reservationId);
+    throw err;
+  }
+  const assetId = newId('asset');
+  const deliver = db.transaction(async (tx) => {
+    // The charge stands only if this call still holds its reservation (not settled meanwhile).
+    const held = await tx
+      .delete(creditReservations)
+      .where(eq(creditReservations.id, reservationId))
+      .returning({ id: creditReservations.id });
+    if (held.length === 0) throw new Error('credit reservation was settled before delivery');
+    await tx.insert(assets).values({
       id: assetId,
       websiteId: ctx.website.id,
       kind: 'image',
@@ -96,16 +128,48 @@ export async function generateImage(ctx: SiteCtx, input: { prompt: string; aspec
       prompt: input.prompt,
       createdAt: ctx.now,
     });
-    return {
-      assetId,
-      mime: image.mime,
-      width: image.width,
-      height: image.height,
-      creditsSpent: IMAGE_CREDITS,
-      creditsLeft: reserved[0]!.credits,
-    };
-  } catch (err) {
-    await refund();
+  });
+  await deliver.catch(async (err) => {
+    await releaseReservation(db, reservationId);
     throw err;
-  }
+  });
+  return {
+    assetId,
+    mime: image.mime,
+    width: image.width,
+    height: image.height,
+    creditsSpent: IMAGE_CREDITS,
+    creditsLeft: reserved[0]!.credits,
+  };
+}
+
+/** Gives a reservation's credits back and deletes it, in one transaction; false if it was already gone. */
+export async function releaseReservation(db: Db, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [r] = await tx
+      .delete(creditReservations)
+      .where(eq(creditReservations.id, id))
+      .returning({ companyId: creditReservations.companyId, credits: creditReservations.credits });
+    if (!r) return false;
+    await tx
+      .update(companies)
+      .set({ credits: sql`${companies.credits} + ${r.credits}` })
+      .where(eq(companies.id, r.companyId));
+    return true;
+  });
+}
+
+/**
+ * Refunds reservations whose call died: those past their lease, or all of them when `all` (the embedded
+ * database at start: no other process can hold one). Returns how many were refunded.
+ */
+export async function settleReservations(db: Db, now: Date, all = false): Promise<number> {
+  const stale = await db
+    .select({ id: creditReservations.id })
+    .from(creditReservations)
+    .where(all ? undefined : lt(creditReservations.expiresAt, now))
+    .limit(1000);
+  let n = 0;
+  for (const { id } of stale) if (await releaseReservation(db, id)) n += 1;
+  return n;
 }

@@ -1,5 +1,12 @@
 // Delivery of the mail outbox through nodemailer to SMTP_URL, with retries (DESIGN §2 Mail, §6).
-// Each row is claimed with a conditional UPDATE before sending, so two processes never send one row.
+// Guarantee (issue 10 item 5, docs/reliability.md): at most once per outbox row, and a stable
+// Message-ID (<row id@host of MAIL_FROM>) on every attempt.
+//  - A row is claimed before sending: one conditional UPDATE moves it from `queued` to `sending` with a
+//    lease (next_attempt_at), so two processes never send one row.
+//  - The SMTP server accepted (250): `sent`. It refused or could not be reached: back to `queued` with
+//    a backoff (nothing was accepted, a retry cannot double it), `failed` after MAX_ATTEMPTS.
+//  - The process died while a row was `sending`: the server may or may not have accepted it, so the row
+//    is never resent blindly. When its lease has run out it becomes `uncertain`, and the owner sees it.
 // Without SMTP_URL the message stays in the outbox and the log notes it — by id and kind only, never
 // the address or the body (no personal data in logs).
 import { and, eq, lte, sql } from 'drizzle-orm';
@@ -7,8 +14,11 @@ import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
+import { faultPoint } from '../../kernel/fault.js';
 
 export const MAX_ATTEMPTS = 8;
+/** How long a claimed row may stay `sending` (nodemailer's own timeouts end an attempt well before). */
+export const SEND_LEASE_MS = 5 * 60_000;
 const BATCH = 20;
 
 export type Mailer = {
@@ -38,15 +48,38 @@ export function createMailer(opts: MailerOptions): Mailer {
   const { db, log, clock } = opts;
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
 
-  /** Claims one due row (attempts+1, next attempt pushed back) so no other process sends it meanwhile. */
+  const domain = /@([^>\s]+)>?\s*$/.exec(opts.from)?.[1] ?? 'sitegate.local';
+  /** The same on every attempt of one row, so a receiver can recognise a repeat. */
+  const messageId = (id: string) => `<${id}@${domain}>`;
+
+  /** Claims one due row (`sending`, attempts+1, a lease) so no other process sends it meanwhile. */
   const claim = async (id: string) => {
     const now = clock();
     const [row] = await db
       .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + 60_000) })
+      .set({
+        status: 'sending',
+        attempts: sql`${mailOutbox.attempts} + 1`,
+        nextAttemptAt: new Date(now.getTime() + SEND_LEASE_MS),
+      })
       .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, now)))
       .returning();
     return row ?? null;
+  };
+
+  /** Rows whose sending process died mid-send: maybe delivered, so never resent (`uncertain`). */
+  const expireLeases = async () => {
+    const rows = await db
+      .update(mailOutbox)
+      .set({ status: 'uncertain', lastError: 'interrupted while sending' })
+      .where(and(eq(mailOutbox.status, 'sending'), lte(mailOutbox.nextAttemptAt, clock())))
+      .returning({ id: mailOutbox.id, kind: mailOutbox.kind });
+    for (const r of rows)
+      log.warn(
+        { mailId: r.id, kind: r.kind },
+        'mail interrupted while sending: not resent (may have arrived)',
+      );
+    return rows.length;
   };
 
   const send = async (id: string): Promise<boolean> => {
@@ -55,6 +88,7 @@ export function createMailer(opts: MailerOptions): Mailer {
     if (!row) return false;
     try {
       await transport.sendMail({
+        messageId: messageId(row.id),
         from: opts.from,
         to: row.to,
         subject: row.subject,
@@ -62,13 +96,8 @@ export function createMailer(opts: MailerOptions): Mailer {
         html: row.html ?? undefined,
         attachments: (row.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content })),
       });
-      await db
-        .update(mailOutbox)
-        .set({ status: 'sent', sentAt: clock(), lastError: null })
-        .where(eq(mailOutbox.id, id));
-      log.info({ mailId: id, kind: row.kind }, 'mail sent');
-      return true;
     } catch (err) {
+      // Nothing was accepted (refused, unreachable, timed out before the end of DATA): retry later.
       const code = (err as { code?: string; responseCode?: number }).code ?? 'send_failed';
       const failed = row.attempts >= MAX_ATTEMPTS;
       await db
@@ -78,9 +107,22 @@ export function createMailer(opts: MailerOptions): Mailer {
           lastError: String(code).slice(0, 80),
           nextAttemptAt: new Date(clock().getTime() + backoffMs(row.attempts)),
         })
-        .where(eq(mailOutbox.id, id));
+        .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'sending')));
       log.warn({ mailId: id, kind: row.kind, attempts: row.attempts, code }, 'mail delivery failed');
       return false;
+    }
+    faultPoint('mail-after-accept');
+    try {
+      await db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: clock(), lastError: null })
+        .where(eq(mailOutbox.id, id));
+      log.info({ mailId: id, kind: row.kind }, 'mail sent');
+      return true;
+    } catch (err) {
+      // Accepted but not recorded: the row stays `sending` and becomes `uncertain`, never resent.
+      log.error({ err, mailId: id }, 'mail accepted but its state could not be saved');
+      return true;
     }
   };
 
@@ -96,6 +138,7 @@ export function createMailer(opts: MailerOptions): Mailer {
     },
     async deliverDue() {
       if (!transport) return 0;
+      await expireLeases();
       const due = await db
         .select({ id: mailOutbox.id })
         .from(mailOutbox)

@@ -59,8 +59,16 @@ export const grantAccessKind = defineKind<AccessSubject>({
     const inv = await createInvitation(ctx, s.email, s.level);
     const mail = ctx.services.mail;
     if (mail) ctx.afterCommit?.(() => mail.deliverNow([inv.mailId]));
-    // The link is in the email only; the caller learns that the invitation went out, nothing more.
-    return { invited: true, level: s.level, expiresAt: inv.expiresAt.toISOString() };
+    // The link is in the email only. The email leaves after the commit, so it is `queued` until the mail
+    // server accepts it (issue 10 item 6); the owner's home page shows its real state.
+    return {
+      status: 'queued' as const,
+      level: s.level,
+      expiresAt: inv.expiresAt.toISOString(),
+      mail: mail?.enabled
+        ? 'The invitation email is queued and leaves now.'
+        : 'The invitation email is queued, but this server has no mail server configured (SMTP_URL): it has not left.',
+    };
   },
 });
 

@@ -57,11 +57,16 @@ export const sendDocumentKind = defineKind<DocumentSubject>({
     const sent = await sendDocument(ctx, s.documentId);
     const mail = ctx.services.mail;
     if (mail) ctx.afterCommit?.(() => mail.deliverNow([sent.mailId]));
+    // The email leaves after the commit: until the mail server accepts it, it is only queued (issue 10
+    // item 6). The owner's home page shows its real state (queued, sent, failed, uncertain).
     return {
       documentId: sent.documentId,
       number: sent.number,
-      status: sent.status,
-      sentAt: sent.sentAt.toISOString(),
+      status: 'queued' as const,
+      queuedAt: sent.sentAt.toISOString(),
+      mail: mail?.enabled
+        ? 'The email is queued and leaves now; the owner’s home page shows when the mail server accepted it.'
+        : 'The email is queued, but this server has no mail server configured (SMTP_URL): it has not left.',
     };
   },
 });

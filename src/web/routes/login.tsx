@@ -1,5 +1,6 @@
 // Sign-in and sign-out for the owner pages (shared by approvals, Developers settings and connect).
 import type { Hono } from 'hono';
+import { MAIL_STATE, outgoingMailOf } from '../../domain/mail/status.js';
 import { normaliseEmail, signIn } from '../../domain/users/sign-in.js';
 import { signInLimiter } from '../../limits/rate-limits.js';
 import type { AppDeps } from '../deps.js';
@@ -40,9 +41,11 @@ export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock } = deps.services;
   const base = deps.services.config.baseUrl;
   const cookies = cookiePolicy(base);
-  app.get('/', (c) =>
-    c.html(
-      <Layout title="Home" user={c.get('user')} csrf={c.get('csrf')}>
+  app.get('/', async (c) => {
+    const user = c.get('user');
+    const mail = user ? await outgoingMailOf(db, user.id) : [];
+    return c.html(
+      <Layout title="Home" user={user} csrf={c.get('csrf')}>
         <div class="card">
           <h1>Sitegate</h1>
           <p>
@@ -53,9 +56,39 @@ export function mountLogin(app: Hono<WebEnv>, deps: AppDeps): void {
             MCP URL: <code>{`${deps.services.config.baseUrl}/api/mcp`}</code>
           </p>
         </div>
+        {user ? (
+          <div class="card">
+            <h2>Outgoing email</h2>
+            {deps.services.mail?.enabled ? null : (
+              <p>
+                <strong>No mail server is configured (SMTP_URL): these messages have not left.</strong>
+              </p>
+            )}
+            {mail.length === 0 ? (
+              <p>No email yet.</p>
+            ) : (
+              <table>
+                <tr>
+                  <th>Website</th>
+                  <th>Message</th>
+                  <th>State</th>
+                  <th>Queued</th>
+                </tr>
+                {mail.map((m) => (
+                  <tr>
+                    <td>{m.site}</td>
+                    <td>{m.subject}</td>
+                    <td data-mail-state={m.status}>{MAIL_STATE[m.status] ?? m.status}</td>
+                    <td>{m.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</td>
+                  </tr>
+                ))}
+              </table>
+            )}
+          </div>
+        ) : null}
       </Layout>,
-    ),
-  );
+    );
+  });
   app.get('/login', (c) => {
     if (c.get('user')) return c.redirect(safeNext(c.req.query('next'), base), 303);
     return c.html(<LoginPage csrf={c.get('csrf')} next={safeNext(c.req.query('next'), base)} />);

@@ -1,0 +1,92 @@
+// The fault suite's harness (issue 10): a real `sitegate serve --demo` child on the embedded database
+// in a DATA_DIR of its own, armed with one test-only fault point (src/ops/fault.ts) that makes it kill
+// itself with SIGKILL at that exact moment; then the test restarts it, or opens its database, and
+// checks what survived. Every wait is bounded.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../../src/db/client.js';
+import { type Running, sitegate, until } from '../helpers/process.js';
+import { freePort, postMcp } from '../helpers/server.js';
+
+export type DemoOut = {
+  tokens: { default: string; all: string; workspace: string };
+  websites: { main: string; events: string; otherTenant: string };
+};
+
+export type Child = { server: Running; base: string; demo: DemoOut; dataDir: string };
+
+export const newDataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `sitegate-${name}-`));
+
+/** Starts `sitegate serve --demo` on `dataDir` and waits (bounded) until it is ready. */
+export async function start(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
+  const port = await freePort();
+  const demoOut = path.join(dataDir, 'demo-out.json');
+  const server = sitegate(['serve', '--demo', '--demo-out', demoOut], {
+    env: { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', ...env },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await until(
+    async () => {
+      if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(server.err());
+      return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
+    },
+    1200,
+    () => `${server.out()}\n${server.err()}`,
+  );
+  return { server, base, dataDir, demo: JSON.parse(readFileSync(demoOut, 'utf8')) as DemoOut };
+}
+
+/** One tools/call; resolves to the envelope, or to null when the server died before answering. */
+export async function call(
+  c: Child,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ ok: boolean; data?: any; error?: { code: string } } | null> {
+  try {
+    const r = await postMcp(`${c.base}/api/mcp`, token, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    const body = (await r.json()) as { result: { structuredContent: any } };
+    return body.result.structuredContent;
+  } catch {
+    return null;
+  }
+}
+
+/** Waits (bounded) until the child has died of SIGKILL. */
+export async function killed(c: Child): Promise<void> {
+  const run = await Promise.race([
+    c.server.done,
+    new Promise<null>((r) => setTimeout(() => r(null), 30_000).unref()),
+  ]);
+  if (!run) {
+    c.server.child.kill('SIGKILL');
+    throw new Error('the fault point was never reached');
+  }
+  if (run.signal !== 'SIGKILL')
+    throw new Error(`expected SIGKILL, got ${run.code}/${run.signal}: ${run.err}`);
+}
+
+/** Stops a child for good (SIGKILL is fine: nothing of the test's depends on a clean stop). */
+export async function stop(c: Child): Promise<void> {
+  if (c.server.child.exitCode === null && c.server.child.signalCode === null) c.server.child.kill('SIGTERM');
+  await c.server.done;
+}
+
+/** Opens the child's embedded database after it has gone (PGlite is single-process). */
+export async function withDb<T>(
+  dataDir: string,
+  f: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
+) {
+  const database = await openDatabase({ dataDir });
+  try {
+    return await f(database.db);
+  } finally {
+    await database.close();
+  }
+}
