@@ -16,7 +16,7 @@ const tick = (seconds: number) => {
 };
 
 beforeAll(async () => {
-  s = await startTestServer({ clock: () => now, env: { PAIR_INTERVAL_SECONDS: '5' } });
+  s = await startTestServer({ seed: false, clock: () => now, env: { PAIR_INTERVAL_SECONDS: '5' } });
 });
 afterAll(() => s?.close());
 
@@ -51,7 +51,7 @@ const connectionsNamed = (name: string) =>
 
 describe('device-code pairing', () => {
   it('happy path: unticked scopes are really absent, token returned exactly once, then 410', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const p = await start(['content:write', 'publish', 'crm:read']);
     expect(p.userCode).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     expect(p.verificationUri).toBe(`${s.url}/dashboard/connect`);
@@ -102,7 +102,7 @@ describe('device-code pairing', () => {
   });
 
   it('two simultaneous polls after approval: exactly one gets the token', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const p = await start(['content:write']);
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const approved = await owner.post('/dashboard/connect/pairing', {
@@ -123,7 +123,7 @@ describe('device-code pairing', () => {
   });
 
   it('the owner can grant the whole workspace', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const p = await start(['content:write']);
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     await owner.post('/dashboard/connect/pairing', {
@@ -141,7 +141,7 @@ describe('device-code pairing', () => {
   });
 
   it('decline: poll gets 403 and no connection exists', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const p = await start(['content:write']);
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const r = await owner.post('/dashboard/connect/pairing', {
@@ -156,7 +156,7 @@ describe('device-code pairing', () => {
   });
 
   it('expiry: an expired code cannot be approved or polled', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const p = await start(['content:write']);
     tick(p.expiresIn + 1);
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
@@ -189,7 +189,7 @@ describe('device-code pairing', () => {
   it.each(['viewer', 'editor'] as const)(
     'a %s cannot approve (owner_only), nothing is granted',
     async (who) => {
-      const demo = await s.seed();
+      const demo = await s.workspace();
       const p = await start(['content:write']);
       const user = await signIn(s.url, demo.users[who].email, demo.users[who].password);
       const page = await user.get(`/dashboard/connect?code=${p.userCode}`);
@@ -222,7 +222,7 @@ describe('device-code pairing', () => {
   });
 
   it('user-code guessing is rate-limited per signed-in owner', async () => {
-    const demo = await s.seed();
+    const demo = await s.workspace();
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await owner.get('/dashboard/connect?code=ABCD-EFGH')).status);

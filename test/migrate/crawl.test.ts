@@ -12,7 +12,7 @@ let s: TestServer;
 let site: FixtureSite;
 beforeAll(async () => {
   site = await startFixtureSite();
-  s = await startTestServer({ env: { CRAWL_ALLOW_HOSTS: site.hostPort } });
+  s = await startTestServer({ seed: false, env: { CRAWL_ALLOW_HOSTS: site.hostPort } });
 });
 afterAll(async () => {
   await s?.close();
@@ -21,10 +21,10 @@ afterAll(async () => {
 
 describe('migrate_site_from_url', () => {
   let websiteId = '';
-  let demo: Awaited<ReturnType<TestServer['seed']>>;
+  let demo: Awaited<ReturnType<TestServer['workspace']>>;
 
   it('crawls, converts and creates the draft; the report is right to the number', async () => {
-    demo = await s.seed();
+    demo = await s.workspace();
     const client = await s.client(demo.tokens.workspace);
     const progress: string[] = [];
     const res = await client.callTool(
@@ -134,7 +134,7 @@ describe('migrate_site_from_url', () => {
   });
 
   it('refuses an unsafe start address and a robots-disallowed one, writing nothing', async () => {
-    const fresh = await s.seed();
+    const fresh = await s.workspace();
     const before = await footprint(s, fresh.companyId);
     const unsafe = await s.call(fresh.tokens.default, 'migrate_site_from_url', {
       url: 'http://169.254.169.254/',
@@ -151,7 +151,7 @@ describe('migrate_site_from_url', () => {
   });
 
   it('is bounded by maxPages and says so', async () => {
-    const fresh = await s.seed();
+    const fresh = await s.workspace();
     const r = await s.call(fresh.tokens.default, 'migrate_site_from_url', {
       url: `${site.base}/`,
       maxPages: 3,
