@@ -31,6 +31,7 @@ import { requestLogMixin } from './ops/request-context.js';
 import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
 import { RETENTION } from './ops/retention.js';
+import { countRedis } from './kernel/round-trips.js';
 
 export type Sitegate = {
   deps: AppDeps;
@@ -92,7 +93,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     opts.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memory }));
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
+    ? countRedis(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }))
     : undefined;
   // Without a listener ioredis reports each failed reconnect as an unhandled error; /readyz says it.
   redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis unreachable'));
@@ -124,7 +125,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       onRefused: (limit) => metrics.rateLimited(limit),
     }),
     activity: activityRecorder(database.db, log),
-    caches: createCaches(database.feed),
+    caches: createCaches(database.feed, database.cacheVersion),
     observe: metrics.toolCall,
     ops: {
       metrics,

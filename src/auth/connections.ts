@@ -1,7 +1,8 @@
 // Connections (SPEC §1, §5): created by a site owner only, reaching one website (default) or the
 // whole workspace, with scopes ticked from the scope table. Lookup is by token hash only.
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { cacheVersionOf } from '../db/versions.js';
 import { newId } from '../kernel/ids.js';
 import { companies, connections, websiteMembers, websites } from '../db/schema.js';
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
@@ -89,8 +90,9 @@ export async function listConnections(db: Db, companyId: string): Promise<Connec
     .orderBy(desc(connections.createdAt));
 }
 
-export function callerOf(row: ConnectionRow, via: Caller['via']): Caller {
+export function callerOf(row: ConnectionRow, via: Caller['via'], cacheVersion?: string): Caller {
   return {
+    ...(cacheVersion === undefined ? {} : { cacheVersion }),
     connectionId: row.id,
     companyId: row.companyId,
     creatorId: row.createdBy,
@@ -102,14 +104,17 @@ export function callerOf(row: ConnectionRow, via: Caller['via']): Caller {
   };
 }
 
-/** The caller behind a plaintext API token, or null (unknown or revoked). One indexed lookup by hash. */
+/**
+ * The caller behind a plaintext API token, or null (unknown or revoked). One indexed lookup by hash,
+ * which also reads the workspace's cache version in the same snapshot (src/db/versions.ts).
+ */
 export async function callerForToken(db: Db, token: string): Promise<Caller | null> {
-  const [row] = await db
-    .select()
+  const [found] = await db
+    .select({ row: connections, version: cacheVersionOf(sql.raw('"connections"."company_id"')) })
     .from(connections)
     .where(and(eq(connections.tokenHash, sha256Hex(token)), isNull(connections.revokedAt)))
     .limit(1);
-  return row ? callerOf(row, 'token') : null;
+  return found ? callerOf(found.row, 'token', found.version) : null;
 }
 
 /** The live connection with this id, or null if revoked or absent (used by OAuth delegations). */

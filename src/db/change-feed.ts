@@ -3,8 +3,9 @@
 // and the process drops what depended on that table. A fill started before an invalidation is
 // discarded (generation check), so a cache never keeps a row older than the last committed change.
 // Only the embedded PGlite goes live: it is one process and delivers a notification before the
-// committing statement resolves. On PostgreSQL the feed is never live and every call reads the
-// database, because another process's commit would arrive late and refusals must hold at once.
+// committing statement resolves. On PostgreSQL the feed is never live, because another process's
+// commit would arrive late and refusals must hold at once; there the caches are keyed by the
+// caller's workspace version instead (src/db/versions.ts), which the edge reads on every request.
 export const CHANGE_CHANNEL = 'sitegate_change';
 
 export type ChangeFeed = {
@@ -56,13 +57,19 @@ export class FeedCache<V> {
     });
   }
 
-  async get(key: string, load: () => Promise<V>): Promise<V> {
-    if (!this.feed.live) return load();
+  /**
+   * The cached value, or `load()`'s. Without the live feed a value is cached only under a workspace
+   * `version` the caller read from the database for this request (PostgreSQL): a change bumps the
+   * version in its own transaction, so an entry of an older version is never found again.
+   */
+  async get(key0: string, load: () => Promise<V>, version?: string): Promise<V> {
+    if (!this.feed.live && version === undefined) return load();
+    const key = this.feed.live ? key0 : `${version}\u0000${key0}`;
     const hit = this.map.get(key);
     if (hit !== undefined) return hit;
     const gen = this.gen;
     const value = await load();
-    if (gen === this.gen && this.feed.live && this.keep(value)) {
+    if (gen === this.gen && (this.feed.live || version !== undefined) && this.keep(value)) {
       if (this.map.size >= this.max) this.map.clear();
       this.map.set(key, value);
     }

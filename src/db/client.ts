@@ -8,7 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
+import { countQueries } from '../kernel/round-trips.js';
 import { migrationsFolder } from './migrator.js';
+import { versionReader } from './versions.js';
 import * as schema from './schema.js';
 
 export { migrationsFolder };
@@ -24,6 +26,8 @@ export type Database = {
   migrate: () => Promise<void>;
   /** Connection-pool figures for /metrics (PostgreSQL only). */
   poolUse?: () => PoolUse;
+  /** A workspace's current cache version (PostgreSQL; src/db/versions.ts). */
+  cacheVersion?: (companyId: string) => Promise<string>;
   /** The embedded instance, for a consistent backup (`sitegate backup`). */
   pglite?: PGlite;
   /** True when this open created the embedded data directory (a first start). */
@@ -65,13 +69,16 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   // An idle client whose server went away emits 'error' on the pool; without a listener that is fatal.
   pool.on('error', () => {});
+  pool.on('connect', (client) => countQueries(client));
   const db = drizzle(pool, { schema });
   return {
     db: db as unknown as Db,
     kind: 'postgres',
-    // Caches stay off on PostgreSQL: another process's commit would reach us a few milliseconds
-    // late, and a refusal must hold at the very next call (SPEC §1). The pool serves the live facts.
+    // The change feed stays off on PostgreSQL: another process's commit would reach us a few
+    // milliseconds late, and a refusal must hold at the very next call (SPEC §1). Caches are keyed
+    // by the workspace version read on every request instead (versions.ts).
     feed: changeFeed(),
+    cacheVersion: versionReader(pool),
     close: () => pool.end(),
     async migrate() {
       // Two processes may start at once against one database: serialise migrations with an advisory lock.
@@ -90,7 +97,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 
 /** PGlite's default 128 MB shared_buffers alone costs ~140 MB of resident memory; the embedded
  * database of one workspace-sized service needs far less (bench/mcp.ts measures the effect). */
-export const PGLITE_START_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'temp_buffers=2MB'];
+export const PGLITE_START_PARAMS = [
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'temp_buffers=2MB',
+  // One process: caches follow the change feed, so writes skip the cache-version triggers (0007).
+  '-c',
+  'sitegate.cache_versions=off',
+];
 
 async function openPglite(dir: string | undefined, fresh?: string, image?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -111,7 +126,7 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
     ...(image ? { loadDataDir: image } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
   });
-  const db = drizzle(client, { schema });
+  const db = drizzle(countQueries(client), { schema });
   const feed = changeFeed();
   // PGlite is in-process: a notification is handled before the committing statement resolves.
   await client.listen(CHANGE_CHANNEL, (table) => feed.emit(table));

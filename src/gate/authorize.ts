@@ -147,7 +147,9 @@ export async function authorize(
 ): Promise<Authorized> {
   const id = targetWebsiteId(caller, rule, requested);
   const load = () => loadGateRow(db, id, caller.creatorId);
-  const row = cache ? await cache.get(`${id}\u0000${caller.creatorId}`, load) : await load();
+  const row = cache
+    ? await cache.get(`${id}\u0000${caller.creatorId}`, load, caller.cacheVersion)
+    : await load();
   const role = row?.role && isRole(row.role) ? row.role : null;
   const decided = decide(caller, rule, {
     website: row ? { id: row.website.id, companyId: row.website.companyId } : null,

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Caller } from '../kernel/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
+import { authPart } from '../db/versions.js';
 import { websites } from '../db/schema.js';
 import { type GateRule, denial, gateFacts } from './authorize.js';
 import { type Role, isRole, roleRank } from '../kernel/scopes.js';
@@ -24,7 +25,9 @@ export async function listingFacts(db: Db, caller: Caller, cache?: ListingFactsC
   const load = () => loadListingFacts(db, caller);
   if (!cache) return load();
   const key = [caller.companyId, caller.creatorId, caller.reach, caller.websiteId].join('\u0000');
-  return cache.get(key, load);
+  // What tools/list shows depends on auth facts only: writes to content do not invalidate it.
+  const version = caller.cacheVersion === undefined ? undefined : authPart(caller.cacheVersion);
+  return cache.get(key, load, version);
 }
 
 async function loadListingFacts(db: Db, caller: Caller): Promise<ListingFacts> {

@@ -14,4 +14,9 @@ export type Caller = {
   clientKind: 'api_token' | 'cli' | 'oauth';
   /** How the caller proved itself: an API token, or an OAuth access token turned into a delegation. */
   via: 'token' | 'oauth';
+  /**
+   * The workspace's cache version this caller was read at (src/db/versions.ts): on PostgreSQL, caches
+   * hold entries per version and the edge re-reads it on every request. Absent: nothing is cached.
+   */
+  cacheVersion?: string;
 };

@@ -33,6 +33,23 @@ export type RateLimits = {
   refundWindow(window: Window, key: string): Promise<void>;
 };
 
+const CONSUME = 'sitegateConsumeLimits';
+/** KEYS: the limits in order; ARGV: points and window seconds of each. Returns {refused index or 0, ms left}. */
+const CONSUME_LUA = `
+for i = 1, #KEYS do
+  local points = tonumber(ARGV[2 * i - 1])
+  local secs = tonumber(ARGV[2 * i])
+  redis.call('set', KEYS[i], 0, 'EX', secs, 'NX')
+  local consumed = redis.call('incrby', KEYS[i], 1)
+  local ttl = redis.call('pttl', KEYS[i])
+  if ttl == -1 then
+    redis.call('expire', KEYS[i], secs)
+    ttl = 1000 * secs
+  end
+  if consumed > points then return {i, ttl} end
+end
+return {0, 0}`;
+
 export function createRateLimits(cfg: LimitsConfig): RateLimits {
   const prefix = cfg.prefix ?? 'sg';
   const make = (name: string, points: number, duration = 60): RateLimiterAbstract =>
@@ -88,8 +105,59 @@ export function createRateLimits(cfg: LimitsConfig): RateLimits {
     }
   };
 
+  // On Redis, a call's limits (connection, workspace, tool bucket) are taken in one round trip: one
+  // script consumes them in that order and stops at the first that is exhausted, as the separate
+  // calls did, on the keys rate-limiter-flexible uses (a refusal has consumed its own point).
+  const redis = cfg.redis;
+  if (redis && !(redis as { [CONSUME]?: unknown })[CONSUME]) {
+    redis.defineCommand(CONSUME, { lua: CONSUME_LUA });
+  }
+  const consumeAll = async (steps: Array<{ key: string; points: number; what: string; name: string }>) => {
+    const args = steps.flatMap((s) => [s.points, 60]);
+    const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<[number, number]>>)[
+      CONSUME
+    ]!;
+    const [refused, ttl] = await run.call(redis, steps.length, ...steps.map((s) => s.key), ...args);
+    if (!refused) return;
+    const step = steps[refused - 1]!;
+    cfg.onRefused?.(step.name);
+    const seconds = Math.max(1, Math.ceil(ttl / 1000));
+    throw new Refusal(
+      'rate_limited',
+      `Rate limit reached: ${step.points} calls per minute ${step.what}. Retry in ${seconds} s.`,
+      `Wait ${seconds} seconds before the next call.`,
+    );
+  };
+
   return {
     async consume(caller, bucket) {
+      if (redis) {
+        await consumeAll([
+          {
+            key: `${prefix}:rl:conn:${caller.connectionId}`,
+            points: cfg.perConnection,
+            what: 'for this connection',
+            name: 'connection',
+          },
+          {
+            key: `${prefix}:rl:ws:${caller.companyId}`,
+            points: cfg.perWorkspace,
+            what: 'for this workspace',
+            name: 'workspace',
+          },
+          ...(bucket
+            ? [
+                {
+                  key: `${prefix}:rl:b:${bucket.key}:${caller.companyId}`,
+                  points: bucket.perMinute,
+                  what: `for ${bucket.key} in this workspace`,
+                  name: bucket.key,
+                },
+              ]
+            : []),
+        ]);
+        return;
+      }
       await take(perConnection, caller.connectionId, 'for this connection', cfg.perConnection, 'connection');
       await take(perWorkspace, caller.companyId, 'for this workspace', cfg.perWorkspace, 'workspace');
       if (bucket)

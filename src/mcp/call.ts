@@ -114,7 +114,7 @@ export async function callTool(
         caller.websiteId,
         JSON.stringify(input),
       ].join('\u0000');
-      return deps.caches.reads.get(key, () => def.run(ctx, input));
+      return deps.caches.reads.get(key, () => def.run(ctx, input), caller.cacheVersion);
     };
     // The tool declares its transaction mode (define-tool.ts); readOnlyHint is only a hint for clients.
     const mode = def.transaction ?? 'one';

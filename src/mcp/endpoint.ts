@@ -15,10 +15,13 @@ import {
   isJsonContentType,
   isLegacyRequest,
   readRequestBody,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
+import { listingFacts } from '../gate/listing.js';
 import { PORTABLE_CAPS } from '../portable/schema.js';
 import type { CallDeps } from './call.js';
-import { serverFactory } from './server.js';
+import { principalOf } from './principal.js';
+import { UNBOUND_LISTING, serverFactory } from './server.js';
 
 /** An import payload at its byte cap plus room for the JSON-RPC envelope around it. */
 export const MAX_MCP_BODY_BYTES = PORTABLE_CAPS.bytes + 1024 * 1024;
@@ -39,7 +42,31 @@ function wantsProgress(body: unknown): boolean {
   });
 }
 
-export function createMcpEndpoint(deps: CallDeps, stateKey: Uint8Array): McpEndpoint {
+/**
+ * A lone 2025-wire `tools/list` request the SDK would answer from our handler without anything of
+ * its own to add: no cursor, no progress, a protocol version it serves, an Accept it takes.
+ */
+function plainToolsList(request: Request, body: unknown): body is { id: string | number } {
+  const m = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown } | null;
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return false;
+  if (m.jsonrpc !== '2.0' || m.method !== 'tools/list') return false;
+  if (typeof m.id !== 'string' && !Number.isSafeInteger(m.id)) return false;
+  if (m.params !== undefined) {
+    if (!m.params || typeof m.params !== 'object') return false;
+    const keys = Object.keys(m.params);
+    if (keys.some((k) => k !== '_meta') || wantsProgress(body)) return false;
+  }
+  const accept = request.headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  const version = request.headers.get('mcp-protocol-version');
+  return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}
+
+export function createMcpEndpoint(
+  deps: CallDeps,
+  stateKey: Uint8Array,
+  opts: { precomputedLists?: boolean } = {},
+): McpEndpoint {
   const build = serverFactory(deps, stateKey);
   const modern = createMcpHandler((ctx) => build(ctx.authInfo), {
     legacy: 'reject',
@@ -56,6 +83,25 @@ export function createMcpEndpoint(deps: CallDeps, stateKey: Uint8Array): McpEndp
     // No close() afterwards: with a JSON answer nothing is left open, and closing aborts signals
     // for every request (measured: ~5% of CPU under load). An SSE stream ends by itself.
     return transport.handleRequest(request, { parsedBody: body, authInfo });
+  };
+
+  /**
+   * tools/list on the 2025 wire from the answer precomputed per (scopes, role, areas, grant): the
+   * same JSON the SDK would send (test/mcp/precomputed-list.test.ts), serialised once, not per call.
+   */
+  const precomputedList = async (body: { id: string | number }, authInfo?: AuthInfo) => {
+    const principal = principalOf(authInfo);
+    const tools =
+      principal.kind === 'unbound'
+        ? deps.registry.listJson(principal, UNBOUND_LISTING)
+        : deps.registry.listJson(
+            principal.caller,
+            await listingFacts(deps.services.db, principal.caller, deps.caches.listing),
+          );
+    return new Response(`{"result":{"tools":${tools}},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`, {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   };
 
   return {
@@ -76,7 +122,12 @@ export function createMcpEndpoint(deps: CallDeps, stateKey: Uint8Array): McpEndp
       } catch {
         return rpcError(400, -32700, 'Parse error');
       }
-      if (await isLegacyRequest(request, body)) return legacy(request, body, authInfo);
+      if (await isLegacyRequest(request, body)) {
+        if (opts.precomputedLists !== false && plainToolsList(request, body)) {
+          return precomputedList(body, authInfo);
+        }
+        return legacy(request, body, authInfo);
+      }
       return modern.fetch(request, { authInfo, parsedBody: body });
     },
   };

@@ -68,6 +68,8 @@ export type Registry = {
    * withheld and the advanced-editor grant. Computed once per distinct set of those facts.
    */
   listFor(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): Tool[];
+  /** The same list as JSON, serialised once per distinct set of facts (the precomputed answer). */
+  listJson(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): string;
 };
 
 /** Bound on the per-filter cache (distinct scope/role/area combinations seen by this process). */
@@ -77,21 +79,29 @@ export function createRegistry(defs: ToolDef[] = ALL_TOOLS): Registry {
   const compiled = defs.map(compileTool);
   const byName = new Map(compiled.map((t) => [t.def.name, t]));
   if (byName.size !== compiled.length) throw new Error('duplicate tool name');
-  const cache = new Map<string, Tool[]>();
+  const cache = new Map<string, { list: Tool[]; json?: string }>();
+  const entry = (caller: Pick<Caller, 'scopes'>, facts: ListingFacts) => {
+    const key = filterKey(caller, facts);
+    let e = cache.get(key);
+    if (!e) {
+      e = {
+        list: compiled
+          .filter((t) => (t.def.authorizedBy ?? [t.def]).some((rule) => listable(caller, rule, facts)))
+          .map((t) => t.listing),
+      };
+      if (cache.size >= MAX_FILTERS) cache.clear();
+      cache.set(key, e);
+    }
+    return e;
+  };
   return {
     get: (name) => byName.get(name),
     all: () => compiled,
-    listFor(caller, facts) {
-      const key = filterKey(caller, facts);
-      let list = cache.get(key);
-      if (!list) {
-        list = compiled
-          .filter((t) => (t.def.authorizedBy ?? [t.def]).some((rule) => listable(caller, rule, facts)))
-          .map((t) => t.listing);
-        if (cache.size >= MAX_FILTERS) cache.clear();
-        cache.set(key, list);
-      }
-      return list;
+    listFor: (caller, facts) => entry(caller, facts).list,
+    listJson(caller, facts) {
+      const e = entry(caller, facts);
+      e.json ??= JSON.stringify(e.list);
+      return e.json;
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Progress } from '../domain/context.js';
-import { listingFacts } from '../gate/listing.js';
+import { type ListingFacts, listingFacts } from '../gate/listing.js';
 import { type CallDeps, callTool } from './call.js';
 import { type StepCodec, approvalAnswer, checkStepState, stepCodec, unboundAnswer } from './human-steps.js';
 import { SERVER_INSTRUCTIONS, UNBOUND_INSTRUCTIONS } from './instructions.js';
@@ -38,6 +38,18 @@ const CACHE_HINTS = {
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'private' },
 } as const;
 
+/**
+ * What tools/list assumes for an OAuth client not bound yet: what the token's scopes could reach, so
+ * a client that cached the list works without a restart once the owner binds it (every call is
+ * still decided by the gate).
+ */
+export const UNBOUND_LISTING: ListingFacts = {
+  siteRole: 'owner',
+  bestRole: 'owner',
+  withheldAreas: [],
+  advancedEditor: true,
+};
+
 type Endpoint = { deps: CallDeps; base: string; codec: StepCodec };
 
 function progressOf(ctx: ServerContext): Progress | undefined {
@@ -62,17 +74,7 @@ function buildServer(e: Endpoint, principal: Principal): Server {
     requestState: { verify: e.codec.verify },
   });
   server.setRequestHandler('tools/list', async () => {
-    if (principal.kind === 'unbound') {
-      // Not connected yet: what the token's scopes could reach, so a client that cached this list
-      // works without a restart once the owner binds it (every call is still decided by the gate).
-      const facts = {
-        siteRole: 'owner',
-        bestRole: 'owner',
-        withheldAreas: [],
-        advancedEditor: true,
-      } as const;
-      return { tools: deps.registry.listFor(principal, facts) };
-    }
+    if (principal.kind === 'unbound') return { tools: deps.registry.listFor(principal, UNBOUND_LISTING) };
     const { caller } = principal;
     const facts = await listingFacts(deps.services.db, caller, deps.caches.listing);
     return { tools: deps.registry.listFor(caller, facts) };

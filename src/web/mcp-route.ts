@@ -65,7 +65,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   /** The principal a bearer token names, or null when it names none (401). */
   const authenticate = async (token: string): Promise<Principal | { limited: number } | null> => {
     if (looksLikeApiToken(token)) {
-      const caller: Caller | null = await deps.caches.callers.get(sha256Hex(token), () =>
+      const caller: Caller | null = await deps.caches.caller(sha256Hex(token), () =>
         callerForToken(deps.services.db, token),
       );
       return caller ? { kind: 'caller', caller, key: principalKey(caller) } : null;

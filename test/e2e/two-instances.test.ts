@@ -11,7 +11,7 @@ import { uniqueTag } from '../helpers/db.js';
 import { freePort, postMcp } from '../helpers/server.js';
 import pino from 'pino';
 import { and, eq, gte } from 'drizzle-orm';
-import { analyticsEvents } from '../../src/db/schema.js';
+import { analyticsEvents, companies, sections, websiteMembers } from '../../src/db/schema.js';
 
 const url = process.env.DATABASE_URL;
 const redis = process.env.REDIS_URL;
@@ -48,12 +48,17 @@ afterAll(async () => {
   }
 });
 
-async function call(base: string, token: string): Promise<number | string> {
+async function call(
+  base: string,
+  token: string,
+  name = 'list_sites',
+  args: Record<string, unknown> = {},
+): Promise<number | string> {
   const r = await postMcp(`${base}/api/mcp`, token, {
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: 'list_sites', arguments: {} },
+    params: { name, arguments: args },
   });
   if (r.status !== 200) return r.status;
   const body = (await r.json()) as {
@@ -70,6 +75,72 @@ it.runIf(url && redis)('any instance answers any request; limits and revocations
   expect(await call(b.base, demo.tokens.all)).toBe('ok');
   await revokeConnection(a.sg.deps.services.db, demo.users.owner.id, demo.connections.all, new Date());
   expect(await call(b.base, demo.tokens.all)).toBe(401);
+});
+
+it.runIf(url && redis)(
+  'a role change or a withheld area made through one instance holds at the next call on the other, whose caches were warm',
+  async () => {
+    const [a, b] = instances as [{ base: string; sg: Sitegate }, { base: string; sg: Sitegate }];
+    const d = await seedDemo(a.sg.deps.services.db, { tag: uniqueTag() });
+    const db = a.sg.deps.services.db;
+    const read = () => call(b.base, d.tokens.all, 'get_page', { pageId: d.pages.about });
+    const edit = () =>
+      call(b.base, d.tokens.all, 'update_section_text', {
+        pageId: d.pages.home,
+        sectionId: d.sections.hero,
+        text: { heading: 'Fresh bread daily' },
+      });
+    // B learns who the token is, the gate's facts and the page (cached under the workspace version).
+    expect(await read()).toBe('ok');
+    const member = and(
+      eq(websiteMembers.websiteId, d.websites.main),
+      eq(websiteMembers.userId, d.users.owner.id),
+    );
+    await db.update(websiteMembers).set({ role: 'viewer' }).where(member);
+    expect(await edit()).toBe('role_insufficient');
+    await db.update(websiteMembers).set({ role: 'owner' }).where(member);
+    expect(await read()).toBe('ok');
+    await db
+      .update(companies)
+      .set({ withheldAreas: ['site'] })
+      .where(eq(companies.id, d.companyId));
+    expect(await read()).toBe('area_disabled');
+    // Nothing was written by the refused edit: the hero keeps its seeded heading.
+    const [hero] = await db.select().from(sections).where(eq(sections.id, d.sections.hero));
+    expect(JSON.stringify(hero!.content)).not.toContain('Fresh bread daily');
+  },
+);
+
+it.runIf(url && redis)('an edit through one instance is read at once through the other', async () => {
+  const [a, b] = instances as [{ base: string; sg: Sitegate }, { base: string; sg: Sitegate }];
+  const d = await seedDemo(a.sg.deps.services.db, { tag: uniqueTag() });
+  const heading = async () => {
+    const r = await postMcp(`${b.base}/api/mcp`, d.tokens.all, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_page', arguments: { pageId: d.pages.home } },
+    });
+    const body = (await r.json()) as {
+      result: {
+        structuredContent: {
+          data: { sections: Array<{ sectionId: string; content: { heading?: string } }> };
+        };
+      };
+    };
+    return body.result.structuredContent.data.sections.find((s) => s.sectionId === d.sections.hero)?.content
+      .heading;
+  };
+  const before = await heading();
+  expect(before).toBeTruthy();
+  expect(await heading()).toBe(before); // now cached on B
+  const edited = await call(a.base, d.tokens.all, 'update_section_text', {
+    pageId: d.pages.home,
+    sectionId: d.sections.hero,
+    text: { heading: 'Edited through A' },
+  });
+  expect(edited).toBe('ok');
+  expect(await heading()).toBe('Edited through A');
 });
 
 it.runIf(url && redis)(

@@ -62,11 +62,15 @@ export async function saveSection(
   patch: Partial<Pick<SectionRow, 'content' | 'layout' | 'hidden' | 'position'>>,
 ): Promise<{ rev: number; draftRevision: number }> {
   const rev = row.rev + 1;
-  await ctx.tx
+  const save = ctx.tx
     .update(sections)
     .set({ ...patch, rev, updatedAt: ctx.now })
     .where(eq(sections.id, row.id));
-  return { rev, draftRevision: await bumpDraft(ctx) };
+  // The section and the website's draft revision in one statement (one round trip, issue 17).
+  const result = (await ctx.tx.execute(sql`with saved as (${save.getSQL()})
+    update ${websites} set draft_rev = draft_rev + 1, updated_at = ${ctx.now.toISOString()}
+    where id = ${ctx.website.id} returning draft_rev`)) as unknown as { rows: Array<{ draft_rev: number }> };
+  return { rev, draftRevision: Number(result.rows[0]!.draft_rev) };
 }
 
 /** One more draft revision for the website (atomic increment); returns the new value. */

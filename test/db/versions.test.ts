@@ -1,0 +1,69 @@
+// Workspace cache versions on PostgreSQL (issue 17): what a process caches is used again while its
+// workspace's versions stand, and a committed change of the kind a cache depends on — made through
+// any connection to the database — makes the very next lookup load again. Content writes leave who
+// a token is alone. (PGlite uses the change feed: test/db/change-feed.test.ts.)
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { callerForToken, revokeConnection } from '../../src/auth/connections.js';
+import { sha256Hex } from '../../src/kernel/tokens.js';
+import { type Database, openDatabase } from '../../src/db/client.js';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
+import { sections } from '../../src/db/schema.js';
+import { createCaches } from '../../src/mcp/caches.js';
+import { uniqueTag } from '../helpers/db.js';
+
+const url = process.env.DATABASE_URL;
+let mine: Database;
+let other: Database;
+let d: Demo;
+
+beforeAll(async () => {
+  if (!url) return;
+  mine = await openDatabase({ databaseUrl: url });
+  other = await openDatabase({ databaseUrl: url, migrate: false });
+  d = await seedDemo(other.db, { tag: uniqueTag() });
+});
+afterAll(async () => {
+  await mine?.close();
+  await other?.close();
+});
+
+it.runIf(url)('a cached caller is reused until its workspace changes, then reloaded', async () => {
+  const caches = createCaches(mine.feed, mine.cacheVersion);
+  let loads = 0;
+  const lookup = () =>
+    caches.caller(sha256Hex(d.tokens.all), async () => {
+      loads += 1;
+      return callerForToken(mine.db, d.tokens.all);
+    });
+  expect((await lookup())?.connectionId).toBe(d.connections.all);
+  await lookup();
+  await lookup();
+  expect(loads).toBe(1);
+
+  // A content write (through the other pool) changes the content version only: still no reload,
+  // but the caller now carries the new version, so the gate and read caches key on it.
+  const before = (await lookup())!.cacheVersion;
+  await other.db.update(sections).set({ hidden: true }).where(eq(sections.id, d.sections.intro));
+  const after = (await lookup())!;
+  expect(loads).toBe(1);
+  expect(after.cacheVersion).not.toBe(before);
+
+  // A revocation changes the auth version: the next lookup loads, and finds no caller.
+  await revokeConnection(other.db, d.users.owner.id, d.connections.all, new Date());
+  expect(await lookup()).toBeNull();
+  expect(loads).toBe(2);
+});
+
+it.runIf(url)('a read cached under one version is not found under the next', async () => {
+  const caches = createCaches(mine.feed, mine.cacheVersion);
+  const caller = (await callerForToken(mine.db, d.tokens.default))!;
+  let loads = 0;
+  const read = (version: string) => caches.reads.get('k', async () => ++loads, version);
+  expect(await read(caller.cacheVersion!)).toBe(1);
+  expect(await read(caller.cacheVersion!)).toBe(1);
+  await other.db.update(sections).set({ hidden: false }).where(eq(sections.id, d.sections.intro));
+  const next = (await callerForToken(mine.db, d.tokens.default))!;
+  expect(next.cacheVersion).not.toBe(caller.cacheVersion);
+  expect(await read(next.cacheVersion!)).toBe(2);
+});
