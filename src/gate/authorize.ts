@@ -7,6 +7,7 @@ import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { companies, websiteMembers, websites } from '../db/schema.js';
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
+import { siteRoom } from './site-limit.js';
 import { type Area, type Role, type Scope, isRole, roleRank } from '../kernel/scopes.js';
 
 /** A website as the gate hands it over: every column but the published snapshot, which can be large
@@ -23,7 +24,20 @@ export type GateRule = {
   advanced?: boolean;
   /** Acts on the workspace, anchored to the connection's own website; takes no websiteId. */
   workspaceLevel?: boolean;
+  /**
+   * Creates a website (SPEC §4.5 rule 5): once the call is allowed, the gate refuses it with
+   * site_limit_reached when the plan has no room (live count, never cached), before `run` does any
+   * work. `exceptWith` names an input field whose presence means no site is created (a merge). The
+   * committing transaction checks again with the company row locked (siteRoom, issue 10 item 8).
+   */
+  createsSite?: true | { exceptWith: string };
 };
+
+/** Whether this call, with this input, would create a website under the rule's declaration. */
+export function createsSite(rule: GateRule, input: Readonly<Record<string, unknown>>): boolean {
+  if (!rule.createsSite) return false;
+  return rule.createsSite === true || input[rule.createsSite.exceptWith] === undefined;
+}
 
 export type GateFacts = {
   /** The website row if it exists at all (any tenant), else null. */
@@ -137,6 +151,7 @@ export const GATE_TABLES = ['websites', 'website_members', 'companies'] as const
 /**
  * Loads the live facts (one query, or the change-feed cache that any committed change to
  * websites, members or companies clears) and decides. Every tool call passes here and only here.
+ * Given the call's `input`, the rule's declared conditions on it are applied too (createsSite).
  */
 export async function authorize(
   db: Db,
@@ -144,6 +159,7 @@ export async function authorize(
   rule: GateRule,
   requested: string | undefined,
   cache?: GateFactsCache,
+  input?: Readonly<Record<string, unknown>>,
 ): Promise<Authorized> {
   const id = targetWebsiteId(caller, rule, requested);
   const load = () => loadGateRow(db, id, caller.creatorId);
@@ -157,6 +173,8 @@ export async function authorize(
     withheldAreas: row?.withheldAreas ?? [],
     advancedEditor: row?.advancedEditor ?? false,
   });
+  // The plan's site limit, on the live count: the same function (and refusal) as the commit's re-check.
+  if (input && createsSite(rule, input)) await siteRoom(db, caller.companyId, false);
   return { website: row!.website, role: decided };
 }
 

@@ -91,7 +91,7 @@ export async function callTool(
     const def = tool.def;
     const afterCommit: Array<() => Promise<void>> = [];
     const run = async (tx: Db) => {
-      const { website, role } = await authorize(tx, caller, def, requested, deps.caches.gate);
+      const { website, role } = await authorize(tx, caller, def, requested, deps.caches.gate, input);
       websiteId = website.id;
       const ctx: ToolCtx = {
         tx,

@@ -7,7 +7,6 @@ import * as cheerio from 'cheerio';
 import type { SiteCtx } from '../domain/context.js';
 import { fetchAssets } from '../portable/assets.js';
 import { type AuthorizeTarget, commitImport, type ImportResult } from '../portable/commit.js';
-import { siteRoom } from '../domain/workspace/create-site.js';
 import { parsePortable, validateSections } from '../portable/prepare.js';
 import type { PortableSiteV1 } from '../portable/schema.js';
 import { type ConvertedPage, convertPage } from './convert.js';
@@ -46,8 +45,8 @@ export async function migrateSite(
   input: MigrateInput,
   deps: { authorizeTarget: AuthorizeTarget; guard?: Guard; limits?: Partial<CrawlLimits> },
 ): Promise<MigrateReport> {
+  // The site limit was checked by the gate (createsSite) and is checked again in the commit.
   if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.tx, input.mergeIntoWebsiteId);
-  else await siteRoom(ctx.tx, ctx.actor.companyId, false);
   const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
   const limits: CrawlLimits = { ...CRAWL_DEFAULTS, ...deps.limits };
   if (input.maxPages) limits.maxPages = input.maxPages;

@@ -1,11 +1,11 @@
-// import_site (SPEC §4.5): validate the PortableSiteV1 payload (caps, shape, every section), refuse
-// early on the site limit or a merge target the connection cannot edit, fetch and re-validate the
-// assets outside any transaction, then commit everything in one transaction (commit.ts).
+// import_site (SPEC §4.5): the gate has refused a full plan already (createsSite); validate the
+// PortableSiteV1 payload (caps, shape, every section), refuse early a merge target the connection
+// cannot edit, fetch and re-validate the assets outside any transaction, then commit everything in one
+// transaction (commit.ts), which checks the site limit again.
 import type { SiteCtx } from '../domain/context.js';
 import { createGuard, type Guard } from '../net/ssrf.js';
 import { fetchAssets } from './assets.js';
 import { type AuthorizeTarget, commitImport, type ImportResult } from './commit.js';
-import { siteRoom } from '../domain/workspace/create-site.js';
 import { parsePortable, validateSections } from './prepare.js';
 
 export type ImportInput = { site: unknown; mergeIntoWebsiteId?: string; forceKeys?: string[] };
@@ -17,8 +17,8 @@ export async function importSite(
 ): Promise<ImportResult> {
   const site = parsePortable(input.site);
   validateSections(site);
+  // The site limit was checked by the gate (createsSite) and is checked again in the commit.
   if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.tx, input.mergeIntoWebsiteId);
-  else await siteRoom(ctx.tx, ctx.actor.companyId, false);
   const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
   try {
     await ctx.progress(0, site.assets.length || undefined, `Fetching ${site.assets.length} asset(s)`);

@@ -1,46 +1,18 @@
 // create_site (SPEC §4.5, rule 5): one empty, unpublished draft website in the caller's own workspace,
 // named after the business, with the connection's creator as its owner. No pages and no invented
-// content. The plan's site limit is checked twice: first without a lock (the cheap early refusal
-// at gate time), then again inside the committing transaction with the company row locked
-// (SELECT … FOR UPDATE), so concurrent calls serialise on that lock and can never exceed the limit.
-import { count, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+// content. The plan's site limit is checked twice: by the gate, without a lock, before any work (the
+// tools declare `createsSite`), then again inside the committing transaction with the company row
+// locked (SELECT … FOR UPDATE), so concurrent calls serialise on that lock and can never exceed it.
 import { newId } from '../../kernel/ids.js';
-import { companies, websiteMembers, websites } from '../../db/schema.js';
+import { websiteMembers, websites } from '../../db/schema.js';
 import type { WorkspaceCtx } from '../context.js';
-import { Refusal } from '../../kernel/errors.js';
 
-/**
- * The plan's site limit: the one function create_site, import_site and migrate_site_from_url (and the
- * operator's site creation) use, early without a lock and again inside the committing transaction with
- * the company row locked (issue 10 item 8).
- */
-export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
-  const q = tx
-    .select({ name: companies.name, plan: companies.plan, siteLimit: companies.siteLimit })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  const [company] = lock ? await q.for('update') : await q;
-  if (!company) throw new Error('company of the caller is missing');
-  const [used] = await tx.select({ n: count() }).from(websites).where(eq(websites.companyId, companyId));
-  const n = Number(used?.n ?? 0);
-  if (n >= company.siteLimit) {
-    throw new Refusal(
-      'site_limit_reached',
-      `The ${company.plan} plan allows ${company.siteLimit} site(s) and this workspace has ${n}. No site was created.`,
-      'Merge into an existing site (import_site or migrate_site_from_url with mergeIntoWebsiteId), or ask the owner to upgrade the plan in the app; the agent cannot.',
-    );
-  }
-  return company;
-}
-
-/** The early check, without a lock. */
-export async function assertSiteRoom(tx: Db, companyId: string): Promise<void> {
-  await siteRoom(tx, companyId, false);
-}
+// The plan's site limit lives with the gate (the layer below domain), which applies it to tools that
+// declare `createsSite`; the committing transactions here and in src/portable/ call the same function.
+export { assertSiteRoom, siteRoom } from '../../gate/site-limit.js';
+import { siteRoom } from '../../gate/site-limit.js';
 
 export async function createSite(ctx: WorkspaceCtx) {
-  await assertSiteRoom(ctx.tx, ctx.actor.companyId);
   const company = await siteRoom(ctx.tx, ctx.actor.companyId, true);
   const id = newId('site');
   await ctx.tx.insert(websites).values({

@@ -15,7 +15,14 @@ const WRITE = {
   openWorldHint: true,
 } as const;
 
-const IMPORT_RULE = { name: 'import_site', scope: 'content:write', area: 'content', role: 'editor' } as const;
+const IMPORT_RULE = {
+  name: 'import_site',
+  scope: 'content:write',
+  area: 'content',
+  role: 'editor',
+  // The gate refuses a full plan before any fetch; a merge creates no site (issue 10 item 8).
+  createsSite: { exceptWith: 'mergeIntoWebsiteId' },
+} as const;
 const MIGRATE_RULE = { ...IMPORT_RULE, name: 'migrate_site_from_url' } as const;
 
 const ParamMergeInto = z

@@ -13,6 +13,7 @@ export const create_site = defineTool({
   area: 'workspace',
   role: 'editor',
   workspaceLevel: true,
+  createsSite: true,
   bucket: { key: 'create_site', perMinute: 20 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({}),

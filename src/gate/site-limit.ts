@@ -1,0 +1,33 @@
+// The plan's site limit (SPEC §4.5 rule 5, issue 10 item 8): one function, applied by the gate to
+// every call of a tool declaring `createsSite` (without a lock, on the live count, before any work) and
+// again by the committing transaction of create_site, import_site, migrate_site_from_url and the
+// operator's site creation (company row locked, so concurrent creations serialise on it).
+import { count, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { companies, websites } from '../db/schema.js';
+import { Refusal } from '../kernel/errors.js';
+
+/** Refuses with site_limit_reached when the workspace's plan has no room for one more site. */
+export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
+  const q = tx
+    .select({ name: companies.name, plan: companies.plan, siteLimit: companies.siteLimit })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  const [company] = lock ? await q.for('update') : await q;
+  if (!company) throw new Error('company of the caller is missing');
+  const [used] = await tx.select({ n: count() }).from(websites).where(eq(websites.companyId, companyId));
+  const n = Number(used?.n ?? 0);
+  if (n >= company.siteLimit) {
+    throw new Refusal(
+      'site_limit_reached',
+      `The ${company.plan} plan allows ${company.siteLimit} site(s) and this workspace has ${n}. No site was created.`,
+      'Merge into an existing site (import_site or migrate_site_from_url with mergeIntoWebsiteId), or ask the owner to upgrade the plan in the app; the agent cannot.',
+    );
+  }
+  return company;
+}
+
+/** The early check, without a lock. */
+export async function assertSiteRoom(tx: Db, companyId: string): Promise<void> {
+  await siteRoom(tx, companyId, false);
+}
