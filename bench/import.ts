@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { seedDemo } from '../src/demo/seed.js';
 import { companies, websites } from '../src/db/schema.js';
-import { type SiteCtx, noProgress } from '../src/domain/context.js';
+import { type DirectSiteCtx, noProgress } from '../src/domain/context.js';
 import { fileBlobStore } from '../src/domain/library/blobs.js';
 import { crawl, CRAWL_DEFAULTS } from '../src/migrate/crawler.js';
 import { migrateSite } from '../src/migrate/migrate.js';
@@ -33,8 +33,8 @@ export async function bench(): Promise<void> {
   const demo = await seedDemo(db, { tag: 'bench' });
   await db.update(companies).set({ siteLimit: 100 }).where(eq(companies.id, demo.companyId));
   const [website] = await db.select().from(websites).where(eq(websites.id, demo.websites.main));
-  const ctx: SiteCtx = {
-    tx: db,
+  const ctx: DirectSiteCtx = {
+    db,
     now: new Date(),
     actor: { userId: demo.users.owner.id, companyId: demo.companyId, connectionId: null },
     services: {

@@ -47,4 +47,19 @@ export type WorkspaceCtx = {
 /** The context of an action on one website, already authorized by the gate for `role`. */
 export type SiteCtx = WorkspaceCtx & { website: WebsiteRow; role: Role };
 
+/**
+ * The same, for a read or for long work outside any one transaction (tools declared 'none' or 'own'):
+ * `db` is the pool, where each statement stands alone or opens a short transaction of its own. There
+ * is no `tx`, so nothing can mistake the pool for a transaction (issue 10 item 9).
+ */
+export type DirectSiteCtx = Omit<SiteCtx, 'tx'> & { db: Db };
+
 export const noProgress: Progress = async () => {};
+
+/** A context of either kind, for helpers shared by reads and writes. */
+export type AnySiteCtx = SiteCtx | DirectSiteCtx;
+
+/** The handle a shared helper queries through: the call's transaction when there is one, else the pool. */
+export function dbOf(ctx: AnySiteCtx): Db {
+  return 'tx' in ctx ? ctx.tx : ctx.db;
+}

@@ -12,7 +12,6 @@ import { unstorableInput } from '../domain/storable.js';
 import { authorize } from '../gate/authorize.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
-import type { ToolCtx } from './define-tool.js';
 import { failureResult, okResult, refusalResult } from './envelope.js';
 import type { Caches } from './caches.js';
 import type { CompiledTool, Registry } from './registry.js';
@@ -93,19 +92,23 @@ export async function callTool(
     const run = async (tx: Db) => {
       const { website, role } = await authorize(tx, caller, def, requested, deps.caches.gate, input);
       websiteId = website.id;
-      const ctx: ToolCtx = {
-        tx,
+      const shared = {
         now,
         actor: { userId: caller.creatorId, companyId: caller.companyId, connectionId: caller.connectionId },
         services: deps.services,
         progress,
-        afterCommit: (task) => afterCommit.push(task),
+        afterCommit: (task: () => Promise<void>) => afterCommit.push(task),
         website,
         role,
         caller,
-        authorizeWebsite: async (otherTx, id) => (await authorize(otherTx, caller, def, id)).website,
+        authorizeWebsite: async (other: Db, id: string) => (await authorize(other, caller, def, id)).website,
       };
-      if (!def.cacheable) return def.run(ctx, input);
+      // The context is typed by the declared mode: only a 'one' tool receives `tx`, its transaction.
+      const go = () =>
+        def.transaction === 'none' || def.transaction === 'own'
+          ? def.run({ ...shared, db: tx }, input)
+          : def.run({ ...shared, tx }, input);
+      if (!def.cacheable) return go();
       const key = [
         def.name,
         website.id,
@@ -114,7 +117,7 @@ export async function callTool(
         caller.websiteId,
         JSON.stringify(input),
       ].join('\u0000');
-      return deps.caches.reads.get(key, () => def.run(ctx, input), caller.cacheVersion);
+      return deps.caches.reads.get(key, go, caller.cacheVersion);
     };
     // The tool declares its transaction mode (define-tool.ts); readOnlyHint is only a hint for clients.
     const mode = def.transaction ?? 'one';

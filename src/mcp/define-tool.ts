@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
-import type { SiteCtx, WebsiteRow } from '../domain/context.js';
+import type { DirectSiteCtx, SiteCtx, WebsiteRow } from '../domain/context.js';
 import type { GateRule } from '../gate/authorize.js';
 
 export type Annotations = {
@@ -14,22 +14,33 @@ export type Annotations = {
   openWorldHint: boolean;
 };
 
-/** What a tool's run receives: the authorized site context plus the caller it acts for. */
-export type ToolCtx = SiteCtx & {
+/** What every tool's run receives besides the database: the caller and the second-website gate. */
+type ToolExtras = {
   caller: Caller;
   /**
    * A second website the call names (import_site's mergeIntoWebsiteId), authorized by the gate under
-   * this tool's own rule, in `tx`; throws the gate's refusal. Tools never call the gate themselves.
+   * this tool's own rule, in the given handle; throws the gate's refusal. Tools never call the gate
+   * themselves.
    */
-  authorizeWebsite: (tx: Db, websiteId: string) => Promise<WebsiteRow>;
+  authorizeWebsite: (db: Db, websiteId: string) => Promise<WebsiteRow>;
 };
+
+/** What a tool declared `transaction: 'one'` receives: `ctx.tx` is the call's one transaction. */
+export type ToolCtx = SiteCtx & ToolExtras;
+
+/**
+ * What a tool declared `transaction: 'none'` or `'own'` receives: `ctx.db` is the pool (each statement
+ * stands alone, or the tool opens short transactions of its own); there is no `ctx.tx`.
+ */
+export type DirectToolCtx = DirectSiteCtx & ToolExtras;
 
 export type TransactionMode = 'one' | 'none' | 'own';
 
 /** A per-workspace bucket of its own, on top of the connection and workspace limits (SPEC §8). */
 export type ToolBucket = { key: string; perMinute: number };
 
-export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = GateRule & {
+/** Everything a tool declares besides its transaction mode and `run`. */
+type ToolBase<I extends z.ZodObject, O extends z.ZodType> = GateRule & {
   title: string;
   description: string;
   annotations: Annotations;
@@ -37,7 +48,6 @@ export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   output: O;
   /** One line for Activity: record type and field names only, never personal data. */
   activity(input: z.output<I>, data?: z.output<O>): string;
-  run(ctx: ToolCtx, input: z.output<I>): Promise<z.output<O>>;
   /** Credits this call spent, for Activity. */
   credits?(data: z.output<O>): number;
   bucket?: ToolBucket;
@@ -47,20 +57,27 @@ export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
    */
   authorizedBy?: readonly GateRule[];
   /**
-   * How `run` meets the database, declared (never inferred from the annotations, which are hints for
-   * clients; issue 10 item 9):
-   * - 'one' (default): the gate and `run` share one transaction; the write's Activity line commits in it;
-   * - 'none': a read; `ctx.tx` is the pool, each statement stands alone;
-   * - 'own': long work that opens short transactions of its own (imports, crawls, generate_image);
-   *   `ctx.tx` is the pool and `run` must not rely on it being a transaction.
-   */
-  transaction?: TransactionMode;
-  /**
    * The result depends only on stored site data (never the clock or a counter), so it may be
    * served from the change-feed cache until a table it reads changes. Read-only tools only.
    */
   cacheable?: boolean;
 };
+
+/**
+ * A tool. How `run` meets the database is declared (never inferred from the annotations, which are
+ * hints for clients; issue 10 item 9), and the context is typed by it:
+ * - 'one' (default): the gate and `run` share one transaction, `ctx.tx`; the write's Activity line
+ *   commits in it;
+ * - 'none': a read; `ctx.db` is the pool, each statement stands alone;
+ * - 'own': long work that opens short transactions of its own (imports, crawls, generate_image) on
+ *   `ctx.db`.
+ */
+export type ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = ToolBase<I, O> &
+  (
+    | { transaction?: 'one'; run(ctx: ToolCtx, input: z.output<I>): Promise<z.output<O>> }
+    | { transaction: 'none'; run(ctx: DirectToolCtx, input: z.output<I>): Promise<z.output<O>> }
+    | { transaction: 'own'; run(ctx: DirectToolCtx, input: z.output<I>): Promise<z.output<O>> }
+  );
 
 export const ParamWebsiteId = z
   .string()

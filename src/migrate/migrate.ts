@@ -4,7 +4,7 @@
 // or are not real images are skipped and listed) -> one committing transaction. The report is exact:
 // every failed page and every skipped image is listed with its address and reason.
 import * as cheerio from 'cheerio';
-import type { SiteCtx } from '../domain/context.js';
+import type { DirectSiteCtx } from '../domain/context.js';
 import { fetchAssets } from '../portable/assets.js';
 import { type AuthorizeTarget, commitImport, type ImportResult } from '../portable/commit.js';
 import { parsePortable, validateSections } from '../portable/prepare.js';
@@ -41,12 +41,12 @@ export const MIGRATE_MAX_ASSETS = 60;
 const NO_BACKGROUND = 'background image of a section whose type has no background (only heroes have one).';
 
 export async function migrateSite(
-  ctx: SiteCtx,
+  ctx: DirectSiteCtx,
   input: MigrateInput,
   deps: { authorizeTarget: AuthorizeTarget; guard?: Guard; limits?: Partial<CrawlLimits> },
 ): Promise<MigrateReport> {
   // The site limit was checked by the gate (createsSite) and is checked again in the commit.
-  if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.tx, input.mergeIntoWebsiteId);
+  if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.db, input.mergeIntoWebsiteId);
   const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
   const limits: CrawlLimits = { ...CRAWL_DEFAULTS, ...deps.limits };
   if (input.maxPages) limits.maxPages = input.maxPages;

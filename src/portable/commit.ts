@@ -6,7 +6,7 @@ import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
 import { assets, brands, websiteMembers, websites } from '../db/schema.js';
 import { assertAssetsOf } from '../domain/sections/store.js';
-import type { SiteCtx, WebsiteRow } from '../domain/context.js';
+import type { DirectSiteCtx, WebsiteRow } from '../domain/context.js';
 import { siteRoom } from '../domain/workspace/create-site.js';
 import { type FetchedAssets, writeBlobs } from './assets.js';
 import { faultPoint } from '../kernel/fault.js';
@@ -34,7 +34,7 @@ export type ImportResult = {
 };
 
 export async function commitImport(
-  ctx: SiteCtx,
+  ctx: DirectSiteCtx,
   site: PortableSiteV1,
   fetched: FetchedAssets,
   opts: CommitOptions,
@@ -42,7 +42,7 @@ export async function commitImport(
   const { blobs, db, config } = ctx.services;
   // Raw library asset ids in the payload must be the merge target's own; a new site has none.
   const contents = site.pages.flatMap((p) => p.sections.map((s) => s.content));
-  await assertAssetsOf(ctx.tx, opts.mergeIntoWebsiteId ?? null, contents);
+  await assertAssetsOf(ctx.db, opts.mergeIntoWebsiteId ?? null, contents);
   // Bytes first; a failure below leaves them to the sweep, never deletes them (issue 10 item 1).
   const shaByKey = await writeBlobs(blobs, fetched.images);
   faultPoint('import-after-blobs');

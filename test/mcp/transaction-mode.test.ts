@@ -8,7 +8,8 @@ import { callerForToken } from '../../src/auth/connections.js';
 import { companyMemory } from '../../src/db/schema.js';
 import { newId } from '../../src/kernel/ids.js';
 import { callTool } from '../../src/mcp/call.js';
-import { type TransactionMode, defineTool } from '../../src/mcp/define-tool.js';
+import type { Db } from '../../src/db/client.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { createRegistry } from '../../src/mcp/registry.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
@@ -19,9 +20,9 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 /** A tool that writes one fact, then fails: whether the fact stays depends only on its declared mode. */
-const failingWriter = (transaction: TransactionMode) =>
-  defineTool({
-    name: `failing_writer_${transaction}`,
+const writer = (name: string) =>
+  ({
+    name,
     scope: 'content:write',
     area: 'content',
     role: 'editor',
@@ -29,22 +30,30 @@ const failingWriter = (transaction: TransactionMode) =>
     description: 'Test only.',
     // Claims to be read-only: the claim must not decide how it runs.
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    transaction,
     input: z.object({ fact: z.string() }),
     output: z.object({}),
     activity: () => 'Tried to write a fact',
-    run: async (ctx, input) => {
-      await ctx.tx
-        .insert(companyMemory)
-        .values({ id: newId('mem'), companyId: ctx.website.companyId, fact: input.fact });
-      throw new Error('fails after writing');
-    },
-  });
+  }) as const;
+const writeThenFail = async (db: Db, companyId: string, fact: string) => {
+  await db.insert(companyMemory).values({ id: newId('mem'), companyId, fact });
+  throw new Error('fails after writing');
+};
+const failingWriterOne = defineTool({
+  ...writer('failing_writer_one'),
+  transaction: 'one',
+  run: (ctx, input) => writeThenFail(ctx.tx, ctx.website.companyId, input.fact),
+});
+// Declared 'own': the context has the pool as ctx.db, and no ctx.tx (test/types/tool-context.test.ts).
+const failingWriterOwn = defineTool({
+  ...writer('failing_writer_own'),
+  transaction: 'own',
+  run: (ctx, input) => writeThenFail(ctx.db, ctx.website.companyId, input.fact),
+});
 
 it("a tool declared 'one' runs in one transaction even with readOnlyHint: its write rolls back on failure", async () => {
   const w = await s.workspace();
   const caller = (await callerForToken(s.sg.deps.services.db, w.tokens.all))!;
-  const tools = [failingWriter('one'), failingWriter('own')];
+  const tools = [failingWriterOne, failingWriterOwn];
   const deps = { ...s.sg.deps, registry: createRegistry(tools) };
   const facts = async (fact: string) =>
     s.sg.deps.services.db.select().from(companyMemory).where(eq(companyMemory.fact, fact));

@@ -2,7 +2,7 @@
 // blobs), so every refusal can show that nothing was written.
 import { count, eq, inArray } from 'drizzle-orm';
 import { assets, pages, sections, websites } from '../../src/db/schema.js';
-import type { SiteCtx } from '../../src/domain/context.js';
+import type { DirectSiteCtx } from '../../src/domain/context.js';
 import { noProgress } from '../../src/domain/context.js';
 import type { TestServer } from '../helpers/server.js';
 import type { Workspace } from '../helpers/factory.js';
@@ -26,11 +26,11 @@ export async function siteCtx(
   s: TestServer,
   demo: Workspace,
   websiteId = demo.websites.main,
-): Promise<SiteCtx> {
+): Promise<DirectSiteCtx> {
   const db = s.sg.deps.services.db;
   const [website] = await db.select().from(websites).where(eq(websites.id, websiteId));
   return {
-    tx: db,
+    db,
     now: new Date(),
     actor: { userId: demo.users.owner.id, companyId: demo.companyId, connectionId: null },
     services: s.sg.deps.services,

@@ -6,7 +6,7 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import { sha256Hex } from '../../kernel/tokens.js';
 import { newId } from '../../kernel/ids.js';
 import { invitations, users, websiteMembers } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 
@@ -25,14 +25,14 @@ export function checkLevel(level: string): InviteLevel {
   );
 }
 
-export async function listAccess(ctx: SiteCtx) {
-  const members = await ctx.tx
+export async function listAccess(ctx: DirectSiteCtx) {
+  const members = await ctx.db
     .select({ name: users.name, email: users.email, role: websiteMembers.role })
     .from(websiteMembers)
     .innerJoin(users, eq(users.id, websiteMembers.userId))
     .where(eq(websiteMembers.websiteId, ctx.website.id))
     .orderBy(asc(websiteMembers.createdAt));
-  const pending = await ctx.tx
+  const pending = await ctx.db
     .select({ email: invitations.email, level: invitations.level, expiresAt: invitations.expiresAt })
     .from(invitations)
     .where(

@@ -2,18 +2,18 @@
 // paths fenced, src/domain/untrusted.ts).
 import { and, count, countDistinct, desc, eq, gte, sql } from 'drizzle-orm';
 import { analyticsEvents } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx } from '../context.js';
 import { untrusted } from '../untrusted.js';
 
-export async function analyticsSummary(ctx: SiteCtx, days: number) {
+export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
   const since = new Date(ctx.now.getTime() - days * 86_400_000);
   const inRange = and(eq(analyticsEvents.websiteId, ctx.website.id), gte(analyticsEvents.occurredAt, since));
-  const byKind = await ctx.tx
+  const byKind = await ctx.db
     .select({ kind: analyticsEvents.kind, n: count(), visitors: countDistinct(analyticsEvents.visitorHash) })
     .from(analyticsEvents)
     .where(inRange)
     .groupBy(analyticsEvents.kind);
-  const top = await ctx.tx
+  const top = await ctx.db
     .select({ path: analyticsEvents.path, views: count() })
     .from(analyticsEvents)
     .where(and(inRange, eq(analyticsEvents.kind, 'pageview')))
@@ -21,7 +21,7 @@ export async function analyticsSummary(ctx: SiteCtx, days: number) {
     .orderBy(desc(count()))
     .limit(5);
   const day = sql<string>`to_char(${analyticsEvents.occurredAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const daily = await ctx.tx
+  const daily = await ctx.db
     .select({ day, views: count() })
     .from(analyticsEvents)
     .where(and(inRange, eq(analyticsEvents.kind, 'pageview')))

@@ -1,11 +1,11 @@
 // The brand of a website and the workspace's Company Memory.
 import { asc, eq } from 'drizzle-orm';
 import { brands, companyMemory } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx } from '../context.js';
 
-export async function getBrand(ctx: SiteCtx) {
-  const [brand] = await ctx.tx.select().from(brands).where(eq(brands.websiteId, ctx.website.id));
-  const memory = await ctx.tx
+export async function getBrand(ctx: DirectSiteCtx) {
+  const [brand] = await ctx.db.select().from(brands).where(eq(brands.websiteId, ctx.website.id));
+  const memory = await ctx.db
     .select({ fact: companyMemory.fact })
     .from(companyMemory)
     .where(eq(companyMemory.companyId, ctx.website.companyId))

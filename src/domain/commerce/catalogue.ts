@@ -4,7 +4,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { newId } from '../../kernel/ids.js';
 import { products, services } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx, SiteCtx } from '../context.js';
 
 export type NewService = {
   name: string;
@@ -36,8 +36,8 @@ const productView = (r: typeof products.$inferSelect) => ({
   publishedRevision: r.publishedRevision,
 });
 
-export async function listServices(ctx: SiteCtx) {
-  const rows = await ctx.tx
+export async function listServices(ctx: DirectSiteCtx) {
+  const rows = await ctx.db
     .select()
     .from(services)
     .where(eq(services.websiteId, ctx.website.id))
@@ -63,8 +63,8 @@ export async function createService(ctx: SiteCtx, input: NewService) {
   return serviceView(row!);
 }
 
-export async function listProducts(ctx: SiteCtx) {
-  const rows = await ctx.tx
+export async function listProducts(ctx: DirectSiteCtx) {
+  const rows = await ctx.db
     .select()
     .from(products)
     .where(eq(products.websiteId, ctx.website.id))

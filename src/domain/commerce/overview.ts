@@ -6,7 +6,7 @@
 import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
 import { bookings, documents, products, services } from '../../db/schema.js';
 import { areaWithheld } from '../../gate/areas.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx } from '../context.js';
 
 /** Documents not yet settled: never-sent drafts and sent-but-unpaid ones. */
 const OPEN_DOCUMENT_STATUSES = ['draft', 'sent'] as const;
@@ -21,12 +21,12 @@ export function weekOf(now: Date): { from: Date; to: Date } {
 
 const n = (v: unknown) => Number(v ?? 0);
 
-export async function commerceOverview(ctx: SiteCtx) {
+export async function commerceOverview(ctx: DirectSiteCtx) {
   const site = ctx.website.id;
-  const invoicingWithheld = await areaWithheld(ctx.tx, ctx.website.companyId, 'invoicing');
+  const invoicingWithheld = await areaWithheld(ctx.db, ctx.website.companyId, 'invoicing');
 
   const byStatus = async (table: typeof services | typeof products) => {
-    const rows = await ctx.tx
+    const rows = await ctx.db
       .select({ status: table.status, n: count() })
       .from(table)
       .where(eq(table.websiteId, site))
@@ -36,7 +36,7 @@ export async function commerceOverview(ctx: SiteCtx) {
   };
 
   const week = weekOf(ctx.now);
-  const [bk] = await ctx.tx
+  const [bk] = await ctx.db
     .select({ n: count() })
     .from(bookings)
     .where(
@@ -45,7 +45,7 @@ export async function commerceOverview(ctx: SiteCtx) {
 
   let docs: Array<{ kind: string; status: string; count: number }> | null = null;
   if (!invoicingWithheld) {
-    const rows = await ctx.tx
+    const rows = await ctx.db
       .select({ kind: documents.kind, status: documents.status, n: count() })
       .from(documents)
       .where(and(eq(documents.websiteId, site), inArray(documents.status, [...OPEN_DOCUMENT_STATUSES])))

@@ -4,7 +4,7 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bookings, contacts, leads } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
 import { untrusted, untrustedOrNull } from '../untrusted.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
@@ -17,7 +17,7 @@ type Keyed = { id: PgColumn; createdAt: PgColumn; websiteId: PgColumn; status: P
 const msOf = (t: Keyed) => sql`date_trunc('milliseconds', ${t.createdAt})`;
 const order = (t: Keyed) => [desc(msOf(t)), desc(t.id)];
 
-function where(t: Keyed, ctx: SiteCtx, input: ListInput): SQL {
+function where(t: Keyed, ctx: AnySiteCtx, input: ListInput): SQL {
   const parts: SQL[] = [eq(t.websiteId, ctx.website.id)];
   if (input.status) parts.push(eq(t.status, input.status));
   if (input.cursor) {
@@ -51,8 +51,8 @@ const common = (r: {
   updatedAt: r.updatedAt.toISOString(),
 });
 
-export async function listLeads(ctx: SiteCtx, input: ListInput) {
-  const rows = await ctx.tx
+export async function listLeads(ctx: DirectSiteCtx, input: ListInput) {
+  const rows = await ctx.db
     .select()
     .from(leads)
     .where(where(leads, ctx, input))
@@ -73,8 +73,8 @@ export async function listLeads(ctx: SiteCtx, input: ListInput) {
   };
 }
 
-export async function listBookings(ctx: SiteCtx, input: ListInput) {
-  const rows = await ctx.tx
+export async function listBookings(ctx: DirectSiteCtx, input: ListInput) {
+  const rows = await ctx.db
     .select()
     .from(bookings)
     .where(where(bookings, ctx, input))
@@ -96,8 +96,8 @@ export async function listBookings(ctx: SiteCtx, input: ListInput) {
   };
 }
 
-export async function listContacts(ctx: SiteCtx, input: ListInput) {
-  const rows = await ctx.tx
+export async function listContacts(ctx: DirectSiteCtx, input: ListInput) {
+  const rows = await ctx.db
     .select()
     .from(contacts)
     .where(where(contacts, ctx, input))

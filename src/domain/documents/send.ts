@@ -5,15 +5,15 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type DocumentLine, documents } from '../../db/schema.js';
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { escapeHtml } from '../../kernel/html.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, notFound } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { money } from '../money.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
 
-export async function listSendableDocuments(ctx: SiteCtx) {
-  const rows = await ctx.tx
+export async function listSendableDocuments(ctx: DirectSiteCtx) {
+  const rows = await ctx.db
     .select()
     .from(documents)
     .where(

@@ -19,7 +19,8 @@ import { and, asc, count, eq, ne } from 'drizzle-orm';
 import { getDomain } from 'tldts';
 import { newId } from '../../kernel/ids.js';
 import { domains } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { AnySiteCtx, DirectSiteCtx, SiteCtx } from '../context.js';
+import { dbOf } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import type { DnsChecker } from './dns-check.js';
 import { normaliseHostname } from './hostname.js';
@@ -64,8 +65,8 @@ const view = (d: DomainRow) => ({
   verifiedAt: d.verifiedAt?.toISOString() ?? null,
 });
 
-export async function listDomains(ctx: SiteCtx) {
-  const rows = await ctx.tx
+export async function listDomains(ctx: DirectSiteCtx) {
+  const rows = await ctx.db
     .select()
     .from(domains)
     .where(eq(domains.websiteId, ctx.website.id))
@@ -73,8 +74,8 @@ export async function listDomains(ctx: SiteCtx) {
   return { domains: rows.map(view) };
 }
 
-async function byHostname(ctx: SiteCtx, hostname: string) {
-  const [row] = await ctx.tx.select().from(domains).where(eq(domains.hostname, hostname));
+async function byHostname(ctx: AnySiteCtx, hostname: string) {
+  const [row] = await dbOf(ctx).select().from(domains).where(eq(domains.hostname, hostname));
   return row;
 }
 
@@ -106,7 +107,7 @@ export async function checkRecords(
 }
 
 /** Addresses that belong to the service itself can never be connected as a customer's domain. */
-function assertNotOurs(ctx: SiteCtx, hostname: string): void {
+function assertNotOurs(ctx: AnySiteCtx, hostname: string): void {
   const ours = [
     ctx.services.config.siteCnameTarget,
     new URL(ctx.services.config.baseUrl).hostname.toLowerCase(),
@@ -120,7 +121,7 @@ function assertNotOurs(ctx: SiteCtx, hostname: string): void {
  * Another site's claim on `hostname`: kept (refused) unless it is unverified and either lapsed or
  * beaten by this site's DNS proof, in which case it is removed so this site can claim it.
  */
-async function contest(ctx: SiteCtx, dns: DnsChecker, held: DomainRow): Promise<void> {
+async function contest(ctx: AnySiteCtx, dns: DnsChecker, held: DomainRow): Promise<void> {
   const refuse = unavailable(ctx.website.id, held.hostname);
   if (held.status === 'verified') throw refuse;
   const lapsed = held.createdAt.getTime() + PENDING_CLAIM_DAYS * 86_400_000 <= ctx.now.getTime();
@@ -130,14 +131,14 @@ async function contest(ctx: SiteCtx, dns: DnsChecker, held: DomainRow): Promise<
     if (!txt.includes(proof)) throw refuse;
   }
   // Only that exact unverified row goes: a claim verified meanwhile is left alone.
-  await ctx.tx
+  await dbOf(ctx)
     .delete(domains)
     .where(
       and(eq(domains.id, held.id), eq(domains.websiteId, held.websiteId), eq(domains.status, 'pending')),
     );
 }
 
-export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) {
+export async function connectDomain(ctx: DirectSiteCtx, dns: DnsChecker, raw: string) {
   const hostname = normaliseHostname(raw);
   assertNotOurs(ctx, hostname);
   let row = await byHostname(ctx, hostname);
@@ -147,7 +148,7 @@ export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) 
   }
   const created = !row;
   if (!row) {
-    const [n] = await ctx.tx
+    const [n] = await ctx.db
       .select({ n: count() })
       .from(domains)
       .where(eq(domains.websiteId, ctx.website.id));
@@ -158,7 +159,7 @@ export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) 
         'The owner can remove unused addresses in the app.',
       );
     }
-    await ctx.tx
+    await ctx.db
       .insert(domains)
       .values({
         id: newId('dom'),
@@ -177,7 +178,7 @@ export async function connectDomain(ctx: SiteCtx, dns: DnsChecker, raw: string) 
   const records = await checkRecords(dns, { cname: cfg.siteCnameTarget, a: cfg.siteARecord }, row);
   const allFound = records.every((r) => r.found);
   const verifiedNow = allFound && row.status !== 'verified';
-  const [updated] = await ctx.tx
+  const [updated] = await ctx.db
     .update(domains)
     .set({
       lastCheckedAt: ctx.now,

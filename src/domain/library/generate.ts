@@ -19,7 +19,7 @@ import type { Db } from '../../db/client.js';
 import { faultPoint } from '../../kernel/fault.js';
 import { newId } from '../../kernel/ids.js';
 import { assets, brands, companies, companyMemory, creditReservations } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx } from '../context.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 
@@ -40,9 +40,9 @@ const noCredits = (have: number) =>
     'The owner can add credits in the app.',
   );
 
-async function brandInput(ctx: SiteCtx): Promise<BrandInput> {
-  const [b] = await ctx.tx.select().from(brands).where(eq(brands.websiteId, ctx.website.id));
-  const mem = await ctx.tx
+async function brandInput(ctx: DirectSiteCtx): Promise<BrandInput> {
+  const [b] = await ctx.db.select().from(brands).where(eq(brands.websiteId, ctx.website.id));
+  const mem = await ctx.db
     .select({ fact: companyMemory.fact })
     .from(companyMemory)
     .where(eq(companyMemory.companyId, ctx.website.companyId))
@@ -55,7 +55,7 @@ async function brandInput(ctx: SiteCtx): Promise<BrandInput> {
   };
 }
 
-export async function generateImage(ctx: SiteCtx, input: { prompt: string; aspect: Aspect }) {
+export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string; aspect: Aspect }) {
   const db = ctx.services.db;
   const companyId = ctx.website.companyId;
   const [co] = await db

@@ -1,7 +1,8 @@
 // Reading pages and their sections from the draft.
 import { and, asc, eq } from 'drizzle-orm';
 import { pages, sections } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
+import { dbOf } from '../context.js';
 import { notFound } from '../../kernel/errors.js';
 import { diffDraft } from './draft-changes.js';
 import type { Db } from '../../db/client.js';
@@ -17,8 +18,8 @@ export function sectionLabel(content: Record<string, unknown>): string {
   return '';
 }
 
-export async function listPages(ctx: SiteCtx) {
-  const draft = await loadDraft(ctx.tx, ctx.website.id);
+export async function listPages(ctx: DirectSiteCtx) {
+  const draft = await loadDraft(ctx.db, ctx.website.id);
   return draft.map((p) => ({
     pageId: p.id,
     slug: p.slug,
@@ -34,8 +35,8 @@ export async function listPages(ctx: SiteCtx) {
 }
 
 /** Loads a page of the context's website, or the same not_found for a missing or foreign page. */
-export async function pageOf(ctx: SiteCtx, pageId: string) {
-  const [page] = await ctx.tx
+export async function pageOf(ctx: AnySiteCtx, pageId: string) {
+  const [page] = await dbOf(ctx)
     .select()
     .from(pages)
     .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)));
@@ -43,9 +44,9 @@ export async function pageOf(ctx: SiteCtx, pageId: string) {
   return page;
 }
 
-export async function getPage(ctx: SiteCtx, pageId: string) {
+export async function getPage(ctx: DirectSiteCtx, pageId: string) {
   const page = await pageOf(ctx, pageId);
-  const rows = await ctx.tx
+  const rows = await ctx.db
     .select()
     .from(sections)
     .where(eq(sections.pageId, page.id))
@@ -78,8 +79,8 @@ export async function draftChanges(
   return diffDraft(draft, await publishedDigest(tx, website));
 }
 
-export async function listDraftChanges(ctx: SiteCtx) {
-  const changes = await draftChanges(ctx.tx, ctx.website);
+export async function listDraftChanges(ctx: DirectSiteCtx) {
+  const changes = await draftChanges(ctx.db, ctx.website);
   return {
     published: ctx.website.publishedRev !== null,
     draftRevision: ctx.website.draftRev,

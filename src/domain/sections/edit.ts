@@ -3,7 +3,7 @@
 // the published snapshot on websites.published is never touched here.
 import { newId } from '../../kernel/ids.js';
 import { sections } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import {
   assertOwnAssets,
@@ -153,7 +153,7 @@ export async function setSectionHidden(
 }
 
 /** get_section_json (advanced editor): the section's full draft JSON. */
-export async function getSectionJson(ctx: SiteCtx, input: { pageId: string; sectionId: string }) {
+export async function getSectionJson(ctx: DirectSiteCtx, input: { pageId: string; sectionId: string }) {
   const row = await findSection(ctx, input.pageId, input.sectionId);
   return { sectionId: row.id, type: row.type, content: row.content, layout: row.layout, rev: row.rev };
 }

@@ -4,7 +4,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { assets, pages, sections, websites } from '../../db/schema.js';
-import type { SiteCtx } from '../context.js';
+import type { AnySiteCtx, SiteCtx } from '../context.js';
+import { dbOf } from '../context.js';
 import { notFound } from '../../kernel/errors.js';
 import { ASSET_ID, MD_LINK } from './types.js';
 
@@ -29,12 +30,12 @@ export async function lockSection(ctx: SiteCtx, pageId: string, sectionId: strin
 
 /** One section of `pageId` on the context's website, optionally locked; a foreign one is not_found. */
 export async function findSection(
-  ctx: SiteCtx,
+  ctx: AnySiteCtx,
   pageId: string,
   sectionId: string,
   lock = false,
 ): Promise<SectionRow> {
-  const q = ctx.tx
+  const q = dbOf(ctx)
     .select()
     .from(sections)
     .where(

@@ -1,7 +1,7 @@
 // Reading websites: the list a connection can reach, and one site's overview.
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { companies, domains, pages, sections, websiteMembers, websites } from '../../db/schema.js';
-import type { SiteCtx, WorkspaceCtx } from '../context.js';
+import type { DirectSiteCtx } from '../context.js';
 import { draftChanges } from '../pages/read.js';
 
 export type SiteSummary = {
@@ -14,10 +14,10 @@ export type SiteSummary = {
 
 /** The sites a connection reaches: its own site, or every site of the workspace where the creator has a role. */
 export async function listSites(
-  ctx: WorkspaceCtx,
+  ctx: DirectSiteCtx,
   reach: { reach: 'website' | 'workspace'; websiteId: string },
 ) {
-  const rows = await ctx.tx
+  const rows = await ctx.db
     .select({
       id: websites.id,
       name: websites.name,
@@ -46,17 +46,17 @@ export async function listSites(
   );
 }
 
-export async function siteOverview(ctx: SiteCtx) {
+export async function siteOverview(ctx: DirectSiteCtx) {
   const w = ctx.website;
-  const [company] = await ctx.tx
+  const [company] = await ctx.db
     .select({ name: companies.name })
     .from(companies)
     .where(eq(companies.id, w.companyId));
-  const pageRows = await ctx.tx
+  const pageRows = await ctx.db
     .select({ id: pages.id, kind: pages.kind })
     .from(pages)
     .where(eq(pages.websiteId, w.id));
-  const [sectionCount] = await ctx.tx
+  const [sectionCount] = await ctx.db
     .select({ n: count() })
     .from(sections)
     .where(
@@ -67,11 +67,11 @@ export async function siteOverview(ctx: SiteCtx) {
           )
         : eq(sections.websiteId, w.id),
     );
-  const domainRows = await ctx.tx
+  const domainRows = await ctx.db
     .select({ hostname: domains.hostname, status: domains.status, primary: domains.isPrimary })
     .from(domains)
     .where(eq(domains.websiteId, w.id));
-  const changes = await draftChanges(ctx.tx, w);
+  const changes = await draftChanges(ctx.db, w);
   const base = ctx.services.config.baseUrl;
   return {
     websiteId: w.id,
