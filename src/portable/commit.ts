@@ -4,10 +4,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
-import { assets, brands, websiteMembers, websites } from '../db/schema.js';
+import { assets } from '../db/schema.js';
 import { assertAssetsOf } from '../domain/sections/store.js';
 import type { DirectSiteCtx, WebsiteRow } from '../domain/context.js';
-import { siteRoom } from '../domain/workspace/create-site.js';
+import { insertSite } from '../domain/workspace/create-site.js';
 import { type FetchedAssets, writeBlobs } from './assets.js';
 import { faultPoint } from '../kernel/fault.js';
 import { mergeSections, type MergeReport } from './merge.js';
@@ -67,30 +67,22 @@ export async function commitImport(
       merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
     } else {
       resolved = resolveSections(site, idByKey);
-      await siteRoom(tx, ctx.actor.companyId, true);
-      websiteId = newId('site');
-      await tx.insert(websites).values({
-        id: websiteId,
-        companyId: ctx.actor.companyId,
+      const logo = site.brand.logo ? (idByKey.get(site.brand.logo.slice(6)) ?? null) : null;
+      // The domain's one site-creation path: the site limit again (company row locked), site, owner, brand.
+      ({ id: websiteId } = await insertSite(tx, ctx.actor, ctx.now, {
         name: site.name,
         config: { ...site.config, businessName: site.businessName },
         theme: site.theme,
         fonts: site.fonts,
-        searchVisible: false,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      });
-      await tx.insert(websiteMembers).values({ websiteId, userId: ctx.actor.userId, role: 'owner' });
+        brand: {
+          palette: site.brand.palette,
+          fonts: site.brand.fonts,
+          style: site.brand.style,
+          voice: site.brand.voice,
+          logoAssetId: logo,
+        },
+      }));
       await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
-      const logo = site.brand.logo ? (idByKey.get(site.brand.logo.slice(6)) ?? null) : null;
-      await tx.insert(brands).values({
-        websiteId,
-        palette: site.brand.palette,
-        fonts: site.brand.fonts,
-        style: site.brand.style,
-        voice: site.brand.voice,
-        logoAssetId: logo,
-      });
       await insertPages(tx, websiteId, resolved, 0, ctx.now);
     }
     return {

@@ -11,6 +11,7 @@ import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 import { editedSinceImport } from './refs.js';
 import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
 import { takeRestorePoint } from '../domain/sites/restore.js';
+import { insertSections } from '../domain/sections/store.js';
 
 export type MergeReport = {
   restorePointId: string;
@@ -116,7 +117,7 @@ export async function mergeSections(
     }
     if (!existingPage && fresh.length) newPages.push({ ...page, sections: fresh });
   }
-  for (let i = 0; i < inserts.length; i += 500) await tx.insert(sections).values(inserts.slice(i, i + 500));
+  await insertSections(tx, inserts);
   if (newPages.length) {
     const taken = new Set(existingPages.map((p) => p.slug));
     await insertPages(

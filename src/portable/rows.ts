@@ -3,7 +3,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
-import { pages, sections, websites } from '../db/schema.js';
+import { pages, websites } from '../db/schema.js';
+import { insertSections } from '../domain/sections/store.js';
 import { parseSectionContent } from '../domain/sections/types.js';
 import { keyByUrl } from './prepare.js';
 import { importFingerprint, resolveAssetRefs } from './refs.js';
@@ -52,8 +53,7 @@ export async function insertPages(
   const sectionRows = list.flatMap((p, i) =>
     p.sections.map((s, position) => sectionRow(websiteId, pageRows[i]!.id, s, position, now)),
   );
-  for (let i = 0; i < sectionRows.length; i += 500)
-    await tx.insert(sections).values(sectionRows.slice(i, i + 500));
+  await insertSections(tx, sectionRows);
   await tx
     .update(websites)
     .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: now })

@@ -13,12 +13,11 @@ import {
   connections,
   pendingActions,
   users,
-  websiteMembers,
   websites,
 } from '../../db/schema.js';
 import { hashPassword } from '../users/passwords.js';
 import { checkCompanyName } from '../workspace/create-company.js';
-import { assertSiteRoom } from '../workspace/create-site.js';
+import { assertSiteRoom, insertSite } from '../workspace/create-site.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 
 const notFound = (what: string) => new Refusal('not_found', `There is no ${what}.`);
@@ -97,9 +96,8 @@ export async function createWebsite(db: Db, input: { companyId: string; name: st
           ? `${input.owner} is not an owner of this workspace.`
           : 'This workspace has several owners: name one with --owner.',
       );
-    const id = newId('site');
-    await tx.insert(websites).values({ id, companyId: company.id, name });
-    await tx.insert(websiteMembers).values({ websiteId: id, userId: owner.id, role: 'owner' });
+    const actor = { userId: owner.id, companyId: company.id, connectionId: null };
+    const { id } = await insertSite(tx, actor, new Date(), { name });
     return { websiteId: id, name, companyId: company.id, owner: owner.email };
   });
 }

@@ -2,10 +2,10 @@
 // Draft only: the published snapshot changes only through the reviewed publish plan.
 import { and, eq, max, sql } from 'drizzle-orm';
 import { newId } from '../../kernel/ids.js';
-import { pages, sections } from '../../db/schema.js';
+import { pages } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
-import { assertOwnAssets, bumpDraft, lockPage } from '../sections/store.js';
+import { assertOwnAssets, bumpDraft, insertSections, lockPage } from '../sections/store.js';
 import { SafeText, parseSectionContent } from '../sections/types.js';
 
 const SeoTitle = SafeText(70);
@@ -144,16 +144,18 @@ export async function createBlogPost(ctx: SiteCtx, input: { title: string; body:
   if (!base) throw invalidInput('Could not make an address from that title.');
   const { id: pageId, slug } = await insertPage(ctx, { title, slug: `blog/${base}`, kind: 'post', excerpt });
   const sectionId = newId('sec');
-  await ctx.tx.insert(sections).values({
-    id: sectionId,
-    websiteId: ctx.website.id,
-    pageId,
-    type: 'blog_body',
-    content: body.content,
-    position: 0,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  });
+  await insertSections(ctx.tx, [
+    {
+      id: sectionId,
+      websiteId: ctx.website.id,
+      pageId,
+      type: 'blog_body',
+      content: body.content,
+      position: 0,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    },
+  ]);
   return {
     pageId,
     sectionId,

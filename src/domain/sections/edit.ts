@@ -2,13 +2,13 @@
 // JSON read, whole-content replace (clientRev-checked) and bounded layout. Each changes the draft only;
 // the published snapshot on websites.published is never touched here.
 import { newId } from '../../kernel/ids.js';
-import { sections } from '../../db/schema.js';
 import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import {
   assertOwnAssets,
   bumpDraft,
   findSection,
+  insertSections,
   lockPage,
   lockPageSections,
   lockSection,
@@ -86,9 +86,8 @@ export async function addSection(
     throw invalidInput(`position must be between 0 and ${existing.length} for this page.`);
   }
   const id = newId('sec');
-  const [row] = await ctx.tx
-    .insert(sections)
-    .values({
+  await insertSections(ctx.tx, [
+    {
       id,
       websiteId: ctx.website.id,
       pageId: input.pageId,
@@ -98,10 +97,10 @@ export async function addSection(
       position,
       createdAt: ctx.now,
       updatedAt: ctx.now,
-    })
-    .returning();
-  const ordered = [...existing];
-  ordered.splice(position, 0, row!);
+    },
+  ]);
+  const ordered: Array<{ id: string; position: number }> = [...existing];
+  ordered.splice(position, 0, { id, position });
   await renumber(ctx, ordered);
   return { sectionId: id, type: input.type, rev: 1, position, draftRevision: await bumpDraft(ctx) };
 }

@@ -10,6 +10,7 @@ import { notFound } from '../../kernel/errors.js';
 import { ASSET_ID, MD_LINK } from './types.js';
 
 export type SectionRow = typeof sections.$inferSelect;
+export type NewSectionRow = typeof sections.$inferInsert;
 export type PageRow = typeof pages.$inferSelect;
 
 /** Locks a page of the context's website; a page of another site is the same not_found as a missing one. */
@@ -84,8 +85,19 @@ export async function bumpDraft(ctx: SiteCtx): Promise<number> {
   return r!.draftRev;
 }
 
+/**
+ * The one path that inserts sections (add_section, create_blog_post, import_site and its merges,
+ * migrate_site_from_url), in batches of 500 rows, in the caller's transaction.
+ */
+export async function insertSections(tx: Db, rows: readonly NewSectionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await tx.insert(sections).values(rows.slice(i, i + 500));
+}
+
 /** Writes positions 0..n-1 in the given order, touching only rows whose position changed. */
-export async function renumber(ctx: SiteCtx, ordered: SectionRow[]): Promise<void> {
+export async function renumber(
+  ctx: SiteCtx,
+  ordered: ReadonlyArray<Pick<SectionRow, 'id' | 'position'>>,
+): Promise<void> {
   for (const [i, s] of ordered.entries()) {
     if (s.position !== i) {
       await ctx.tx.update(sections).set({ position: i }).where(eq(sections.id, s.id));

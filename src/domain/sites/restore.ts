@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { newId } from '../../kernel/ids.js';
 import { pages, restorePoints, sections, websites } from '../../db/schema.js';
 import { notFound } from '../../kernel/errors.js';
+import { insertSections } from '../sections/store.js';
 
 type PageRow = typeof pages.$inferSelect;
 type SectionRow = typeof sections.$inferSelect;
@@ -49,9 +50,7 @@ export async function restoreFromPoint(tx: Db, websiteId: string, pointId: strin
   await tx.delete(sections).where(eq(sections.websiteId, websiteId));
   await tx.delete(pages).where(eq(pages.websiteId, websiteId));
   if (snap.pages.length) await tx.insert(pages).values(snap.pages.map(dates));
-  for (let i = 0; i < snap.sections.length; i += 500) {
-    await tx.insert(sections).values(snap.sections.slice(i, i + 500).map(dates));
-  }
+  await insertSections(tx, snap.sections.map(dates));
   await tx
     .update(websites)
     .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: new Date() })

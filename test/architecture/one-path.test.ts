@@ -1,0 +1,38 @@
+// Issue 10 item 8: one path for each write, checked on the source. A website (with its owner and brand)
+// is created only by insertSite in src/domain/workspace/create-site.ts, which re-checks the plan's site
+// limit with the company row locked; sections are inserted only by insertSections in
+// src/domain/sections/store.ts. src/portable/ (import_site) and src/migrate/ used to insert websites,
+// owners, brands and sections themselves; they call the domain now. The behaviour (one refusal, same
+// answer from every tool) is tested in test/business/site-limit.test.ts.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+
+const ROOT = path.resolve('src');
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) sources(p, out);
+    else if (/\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const files = sources(ROOT).map((f) => ({ rel: path.relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+const inserting = (table: string) =>
+  files
+    .filter((f) => new RegExp(`\\.insert\\(\\s*${table}\\s*\\)`).test(f.text))
+    .map((f) => f.rel.split(path.sep).join('/'))
+    .sort();
+
+it('websites and brands are created only by the domain’s one site-creation function', () => {
+  expect(inserting('websites')).toEqual(['domain/workspace/create-site.ts']);
+  expect(inserting('brands')).toEqual(['domain/workspace/create-site.ts']);
+  // Members are also added when an invitation is accepted; a site's first owner only with the site.
+  expect(inserting('websiteMembers')).toEqual(['domain/access/accept.ts', 'domain/workspace/create-site.ts']);
+});
+
+it('sections are inserted only by the domain’s section insertion', () => {
+  expect(inserting('sections')).toEqual(['domain/sections/store.ts']);
+});
