@@ -56,3 +56,12 @@ it('serve, migrate and admin refuse a database migrated by a later release, and 
   }
   expect(existsSync(path.join(dataDir, 'demo.json'))).toBe(false);
 }, 240_000);
+
+it('the shipped migrations are in time order: a database they built is never taken for a newer one', () => {
+  // Drizzle applies "every migration newer than the last recorded one" and `serve` calls a database
+  // newer when its last migration is later than the code's last: both read the journal's `when`.
+  // A migration merged with an older timestamp than its predecessor would be skipped on upgrade and
+  // make every restart refuse the database it just built.
+  const when = codeMigrations().map((m) => m.when);
+  for (let i = 1; i < when.length; i++) expect(when[i], `migration ${i}`).toBeGreaterThan(when[i - 1]!);
+});
