@@ -1,6 +1,6 @@
-// The committing half of an import (SPEC §4.5 import_site): blobs first (tracked), then every row in
-// ONE transaction — the company row locked and the plan's site limit checked again inside it — and on
-// any failure the blobs this import wrote are removed, so nothing is left behind.
+// The committing half of an import (SPEC §4.5 import_site): blobs first, then every row in ONE
+// transaction — the company row locked and the plan's site limit checked again inside it. A failure
+// leaves the bytes to the blob sweep and never deletes them: another import may already reference them.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
