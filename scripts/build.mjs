@@ -4,21 +4,11 @@
 // build, and a failed build only warns: bin/sitegate.mjs then runs the sources through tsx.
 // Compiled JavaScript keeps the serving process ~70 MB smaller than tsx (bench/startup.ts).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${entry.name}`;
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { buildIsFresh } from '../bin/build-freshness.mjs';
 
 const ifStale = process.argv.includes('--if-stale');
-if (ifStale && existsSync('dist/.built') && statSync('dist/.built').mtimeMs >= newestSource('src')) {
-  process.exit(0);
-}
+if (ifStale && buildIsFresh()) process.exit(0);
 try {
   rmSync('dist', { recursive: true, force: true });
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
