@@ -3,6 +3,13 @@ import { Command } from 'commander';
 import { ENV_HELP } from './config.js';
 import { COMMANDS } from './cli/commands.js';
 
+// `sitegate activity | head` closes the pipe early: the reader has what it wanted, so that is an
+// ordinary end, not a crash with a stack trace. A server that loses its stdout still fails loudly.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE' && process.argv[2] !== 'serve') process.exit(0);
+  throw err;
+});
+
 const program = new Command()
   .name('sitegate')
   .description('The MCP endpoint of your website builder, and the tools around it.')
