@@ -9,7 +9,11 @@
 // The body is read once, bounded, before anything is parsed; both legs use the same server factory.
 import {
   type AuthInfo,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
   type McpHandlerRequestOptions,
+  PROTOCOL_VERSION_META_KEY,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isJsonContentType,
@@ -19,7 +23,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { listingFacts } from '../gate/listing.js';
 import { PORTABLE_CAPS } from '../portable/schema.js';
-import type { CallDeps } from './call.js';
+import { type CallDeps, callTool } from './call.js';
 import { principalOf } from './principal.js';
 import { UNBOUND_LISTING, serverFactory } from './server.js';
 
@@ -29,6 +33,22 @@ export const MAX_MCP_BODY_BYTES = PORTABLE_CAPS.bytes + 1024 * 1024;
 export type McpEndpoint = {
   fetch(request: Request, options: McpHandlerRequestOptions): Promise<Response>;
 };
+
+/**
+ * The body as text, or null past the cap. A declared length is checked before anything is read and
+ * the body is then read in one piece (on @hono/node-server straight from the socket, without a web
+ * stream); a streamed body is counted as it arrives and abandoned at the cap.
+ */
+async function readBounded(request: Request): Promise<string | null> {
+  const length = request.headers.get('content-length');
+  if (length === null || request.headers.has('transfer-encoding')) {
+    const read = await readRequestBody(request, MAX_MCP_BODY_BYTES);
+    return read.tooLarge ? null : read.text;
+  }
+  if (!(Number(length) <= MAX_MCP_BODY_BYTES)) return null;
+  const text = await request.text();
+  return Buffer.byteLength(text) > MAX_MCP_BODY_BYTES ? null : text;
+}
 
 const rpcError = (status: number, code: number, message: string) =>
   Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -42,30 +62,66 @@ function wantsProgress(body: unknown): boolean {
   });
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `_meta` keys that make the SDK do something of its own (progress, the 2026 envelope). */
+const SDK_META_KEYS = [
+  'progressToken',
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+];
+
+type PlainRequest = { id: string | number; params: Record<string, unknown> };
+
 /**
- * A lone 2025-wire `tools/list` request the SDK would answer from our handler without anything of
- * its own to add: no cursor, no progress, a protocol version it serves, an Accept it takes.
+ * A lone 2025-wire request for `method` that the SDK would answer from our handler alone, with
+ * nothing of its own to add: params holding only `allowed` keys and a `_meta` without progress or
+ * envelope keys, a protocol version it serves, an Accept it takes. Anything else goes to the SDK.
  */
-function plainToolsList(request: Request, body: unknown): body is { id: string | number } {
-  const m = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown } | null;
-  if (!m || typeof m !== 'object' || Array.isArray(m)) return false;
-  if (m.jsonrpc !== '2.0' || m.method !== 'tools/list') return false;
-  if (typeof m.id !== 'string' && !Number.isSafeInteger(m.id)) return false;
-  if (m.params !== undefined) {
-    if (!m.params || typeof m.params !== 'object') return false;
-    const keys = Object.keys(m.params);
-    if (keys.some((k) => k !== '_meta') || wantsProgress(body)) return false;
-  }
+function plainRequest(
+  request: Request,
+  body: unknown,
+  method: string,
+  allowed: string[],
+): PlainRequest | null {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== method) return null;
+  const { id } = body;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return null;
+  const params = body.params ?? {};
+  if (!isPlainObject(params)) return null;
+  for (const key of Object.keys(params)) if (key !== '_meta' && !allowed.includes(key)) return null;
+  const meta = params._meta;
+  if (meta !== undefined && (!isPlainObject(meta) || SDK_META_KEYS.some((k) => k in meta))) return null;
   const accept = request.headers.get('accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
   const version = request.headers.get('mcp-protocol-version');
-  return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  return { id: id as string | number, params };
+}
+
+/** The JSON-RPC answer the SDK's JSON response mode sends, with the result serialised once. */
+function rpcResult(id: string | number, result: string | Buffer): Response {
+  const head = '{"result":';
+  const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  const body =
+    typeof result === 'string'
+      ? head + result + tail
+      : Buffer.concat([Buffer.from(head), result, Buffer.from(tail)]);
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
 export function createMcpEndpoint(
   deps: CallDeps,
   stateKey: Uint8Array,
-  opts: { precomputedLists?: boolean } = {},
+  opts: {
+    /** false: every request goes through the SDK (the reference the fast paths are tested against). */
+    fastPaths?: boolean;
+    /** Sees which path answered each POST (tests and benchmarks). */
+    onRoute?: (route: 'precomputed-list' | 'direct-call' | 'sdk') => void;
+  } = {},
 ): McpEndpoint {
   const build = serverFactory(deps, stateKey);
   const modern = createMcpHandler((ctx) => build(ctx.authInfo), {
@@ -89,19 +145,35 @@ export function createMcpEndpoint(
    * tools/list on the 2025 wire from the answer precomputed per (scopes, role, areas, grant): the
    * same JSON the SDK would send (test/mcp/precomputed-list.test.ts), serialised once, not per call.
    */
-  const precomputedList = async (body: { id: string | number }, authInfo?: AuthInfo) => {
+  const precomputedList = async (plain: PlainRequest, authInfo?: AuthInfo) => {
     const principal = principalOf(authInfo);
     const tools =
       principal.kind === 'unbound'
-        ? deps.registry.listJson(principal, UNBOUND_LISTING)
-        : deps.registry.listJson(
+        ? deps.registry.listBytes(principal, UNBOUND_LISTING)
+        : deps.registry.listBytes(
             principal.caller,
             await listingFacts(deps.services.db, principal.caller, deps.caches.listing),
           );
-    return new Response(`{"result":{"tools":${tools}},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`, {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
+    return rpcResult(plain.id, tools);
+  };
+
+  /**
+   * A plain tools/call on the 2025 wire, straight to `callTool` without building a server and a
+   * transport for it: the same JSON the SDK path sends (test/mcp/direct-call.test.ts). What needs the
+   * SDK's context (progress, unbound clients, approvals with URL elicitation, unknown tools' protocol
+   * error, malformed params) is left to it; null means "not covered".
+   */
+  const directCall = async (plain: PlainRequest, authInfo?: AuthInfo): Promise<Response | null> => {
+    const { name, arguments: args } = plain.params;
+    if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return null;
+    const principal = principalOf(authInfo);
+    if (principal.kind !== 'caller' || !deps.registry.get(name) || name === 'confirm_pending_action') {
+      return null;
+    }
+    // callTool answers every failure as a result; the SDK projection is the identity for our
+    // envelopes (an object structuredContent beside its text), so the result goes out as it is.
+    const result = await callTool(deps, principal.caller, name, args);
+    return rpcResult(plain.id, JSON.stringify(result));
   };
 
   return {
@@ -114,18 +186,29 @@ export function createMcpEndpoint(
       if (!isJsonContentType(request.headers.get('content-type'))) {
         return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
       }
-      const read = await readRequestBody(request, MAX_MCP_BODY_BYTES);
-      if (read.tooLarge) return rpcError(413, -32000, 'Request body too large.');
+      const text = await readBounded(request);
+      if (text === null) return rpcError(413, -32000, 'Request body too large.');
       let body: unknown;
       try {
-        body = JSON.parse(read.text);
+        body = JSON.parse(text);
       } catch {
         return rpcError(400, -32700, 'Parse error');
       }
       if (await isLegacyRequest(request, body)) {
-        if (opts.precomputedLists !== false && plainToolsList(request, body)) {
-          return precomputedList(body, authInfo);
+        if (opts.fastPaths !== false) {
+          const list = plainRequest(request, body, 'tools/list', []);
+          if (list) {
+            opts.onRoute?.('precomputed-list');
+            return precomputedList(list, authInfo);
+          }
+          const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
+          const answer = call && (await directCall(call, authInfo));
+          if (answer) {
+            opts.onRoute?.('direct-call');
+            return answer;
+          }
         }
+        opts.onRoute?.('sdk');
         return legacy(request, body, authInfo);
       }
       return modern.fetch(request, { authInfo, parsedBody: body });

@@ -8,6 +8,7 @@ import { mountMcp } from './mcp-route.js';
 import { API_ROUTES, ROUTES } from './routes/index.js';
 import { mountOps, requestContext } from './routes/ops.js';
 import { currentRequestId } from '../ops/request-context.js';
+import { setAnswerHeader } from './answer-headers.js';
 import { customDomainSites } from './routes/site.js';
 import { type WebEnv, cookiePolicy, csrfGuard, sessionMiddleware } from './session.js';
 
@@ -29,11 +30,11 @@ export function createApp(deps: AppDeps): Hono {
   web.use('*', async (c, next) => {
     await next();
     // Owner pages are never framed and never cached (clickjacking on approval buttons).
-    c.header('X-Frame-Options', 'DENY');
+    setAnswerHeader(c, 'X-Frame-Options', 'DENY');
     // A page that set its own, stricter policy (rendered sites, assets) keeps it; it denies framing too.
     if (!c.res.headers.has('Content-Security-Policy'))
-      c.header('Content-Security-Policy', "frame-ancestors 'none'");
-    c.header('Cache-Control', 'no-store');
+      setAnswerHeader(c, 'Content-Security-Policy', "frame-ancestors 'none'");
+    setAnswerHeader(c, 'Cache-Control', 'no-store');
   });
   web.use(
     '*',

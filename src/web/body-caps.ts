@@ -49,20 +49,27 @@ function defaultReply(kind: CapKind): (c: Context) => Response {
 
 /**
  * A cap of one kind before the handler reads the body. `reply` replaces the default 413 answer (the
- * published site's forms show their own page); the connection is closed either way.
+ * published site's forms show their own page); the connection is closed either way. A declared
+ * Content-Length is decided from the header alone and a request with neither length nor chunked
+ * encoding has no body (RFC 9112 §6.3); only a streamed body goes through Hono's counting reader.
+ * Asking Hono about the body of every request built a web stream per request (issue 17).
  */
 export function bodyCap(
   kind: CapKind,
   reply: (c: Context) => Response | Promise<Response> = defaultReply(kind),
 ): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: BODY_CAPS[kind],
-    onError: async (c) => {
-      const res = await reply(c);
-      res.headers.set('Connection', 'close');
-      return res;
-    },
-  });
+  const refuse = async (c: Context) => {
+    const res = await reply(c);
+    res.headers.set('Connection', 'close');
+    return res;
+  };
+  const streamed = bodyLimit({ maxSize: BODY_CAPS[kind], onError: refuse });
+  return async (c, next) => {
+    if (c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
+    const length = c.req.header('content-length');
+    if (length === undefined) return next();
+    return Number(length) > BODY_CAPS[kind] ? refuse(c) : next();
+  };
 }
 
 /** The app-wide cap: every request with a body, by the kind of its path (mounted first). */

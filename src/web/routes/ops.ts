@@ -4,6 +4,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { safeEqual } from '../../kernel/tokens.js';
 import { newRequestId, withRequestId } from '../../ops/request-context.js';
+import { setAnswerHeader } from '../answer-headers.js';
 import type { AppDeps } from '../deps.js';
 
 export function requestContext(deps: AppDeps): MiddlewareHandler {
@@ -17,9 +18,9 @@ export function requestContext(deps: AppDeps): MiddlewareHandler {
       ops?.metrics.inFlight.dec();
       ops?.metrics.httpRequest(c.req.method, c.res.status);
     }
-    c.header('X-Request-Id', id);
+    setAnswerHeader(c, 'X-Request-Id', id);
     // Draining (SIGTERM): the answer is given, then the client opens its next request elsewhere.
-    if (ops?.draining()) c.header('Connection', 'close');
+    if (ops?.draining()) setAnswerHeader(c, 'Connection', 'close');
   };
 }
 
