@@ -29,14 +29,44 @@ type Queryable = {
   query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: Array<{ v: string }> }>;
 };
 
-/** Reads a workspace's current cache version over the pool: one round trip, parsed once per connection. */
+/**
+ * Reads a workspace's current cache version over the pool: one round trip, parsed once per
+ * connection. Requests for one workspace that arrive while its read is in flight share the next
+ * read, which is sent only after all of them arrived: each caller still gets a snapshot taken after
+ * it asked (so a revocation committed before its request is seen), but under load one statement
+ * serves every call that queued behind the last one, not one statement per call.
+ */
 export function versionReader(pool: Queryable): (companyId: string) => Promise<string> {
-  return async (companyId) => {
+  const read = async (companyId: string) => {
     const { rows } = await pool.query({
       name: 'sitegate_cache_version',
       text: VERSION_SQL,
       values: [companyId],
     });
     return rows[0]?.v ?? '0.0';
+  };
+  const running = new Map<string, Promise<string>>();
+  const queued = new Map<string, Promise<string>>();
+  const start = (companyId: string): Promise<string> => {
+    const p: Promise<string> = read(companyId).finally(() => {
+      if (running.get(companyId) === p) running.delete(companyId);
+    });
+    running.set(companyId, p);
+    return p;
+  };
+  return (companyId) => {
+    const next = queued.get(companyId);
+    if (next) return next; // not sent yet: its snapshot will be later than this request
+    const current = running.get(companyId);
+    if (!current) return start(companyId);
+    // The read in flight may have been sent before this request arrived: wait for the next one.
+    const p = current
+      .catch(() => undefined)
+      .then(() => {
+        queued.delete(companyId);
+        return start(companyId);
+      });
+    queued.set(companyId, p);
+    return p;
   };
 }

@@ -68,8 +68,11 @@ export type Registry = {
    * withheld and the advanced-editor grant. Computed once per distinct set of those facts.
    */
   listFor(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): Tool[];
-  /** The same list as JSON, serialised once per distinct set of facts (the precomputed answer). */
-  listJson(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): string;
+  /**
+   * The tools/list result `{"tools":[…]}` as UTF-8 JSON, serialised and encoded once per distinct
+   * set of facts (the precomputed answer: ≈ 79 KB at full scope, copied, never re-encoded).
+   */
+  listBytes(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): Buffer;
 };
 
 /** Bound on the per-filter cache (distinct scope/role/area combinations seen by this process). */
@@ -79,7 +82,7 @@ export function createRegistry(defs: ToolDef[] = ALL_TOOLS): Registry {
   const compiled = defs.map(compileTool);
   const byName = new Map(compiled.map((t) => [t.def.name, t]));
   if (byName.size !== compiled.length) throw new Error('duplicate tool name');
-  const cache = new Map<string, { list: Tool[]; json?: string }>();
+  const cache = new Map<string, { list: Tool[]; bytes?: Buffer }>();
   const entry = (caller: Pick<Caller, 'scopes'>, facts: ListingFacts) => {
     const key = filterKey(caller, facts);
     let e = cache.get(key);
@@ -98,10 +101,10 @@ export function createRegistry(defs: ToolDef[] = ALL_TOOLS): Registry {
     get: (name) => byName.get(name),
     all: () => compiled,
     listFor: (caller, facts) => entry(caller, facts).list,
-    listJson(caller, facts) {
+    listBytes(caller, facts) {
       const e = entry(caller, facts);
-      e.json ??= JSON.stringify(e.list);
-      return e.json;
+      e.bytes ??= Buffer.from(JSON.stringify({ tools: e.list }));
+      return e.bytes;
     },
   };
 }

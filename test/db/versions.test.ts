@@ -3,6 +3,7 @@
 // any connection to the database — makes the very next lookup load again. Content writes leave who
 // a token is alone. (PGlite uses the change feed: test/db/change-feed.test.ts.)
 import { eq } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callerForToken, revokeConnection } from '../../src/auth/connections.js';
 import { sha256Hex } from '../../src/kernel/tokens.js';
@@ -10,9 +11,38 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { sections } from '../../src/db/schema.js';
 import { createCaches } from '../../src/mcp/caches.js';
+import { versionReader } from '../../src/db/versions.js';
 import { uniqueTag } from '../helpers/db.js';
 
 const url = process.env.DATABASE_URL;
+
+/** The real pool, with the first statement held until `release()` (a read that is in flight). */
+function heldPool(db: Database) {
+  const pool = (db.db as unknown as { $client: pg.Pool }).$client;
+  let sent = 0;
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let answered!: () => void;
+  const firstAnswered = new Promise<void>((r) => {
+    answered = r;
+  });
+  return {
+    sent: () => sent,
+    release,
+    firstAnswered,
+    query: async (q: { name: string; text: string; values: unknown[] }) => {
+      sent += 1;
+      const result = await pool.query(q);
+      if (sent === 1) {
+        answered();
+        await held;
+      }
+      return result;
+    },
+  };
+}
 let mine: Database;
 let other: Database;
 let d: Demo;
@@ -67,3 +97,26 @@ it.runIf(url)('a read cached under one version is not found under the next', asy
   expect(next.cacheVersion).not.toBe(caller.cacheVersion);
   expect(await read(next.cacheVersion!)).toBe(2);
 });
+
+it.runIf(url)(
+  'reads asked together share one statement, and none uses a snapshot older than its request',
+  async () => {
+    const pool = heldPool(mine);
+    const read = versionReader(pool);
+    const before = await mine.cacheVersion!(d.companyId);
+    // The first read is sent (and answers from a snapshot before the write below); it is held in flight.
+    const first = read(d.companyId);
+    await pool.firstAnswered;
+    await other.db.update(sections).set({ hidden: true }).where(eq(sections.id, d.sections.intro));
+    // Twenty requests arrive after the commit, while the first read is still in flight.
+    const later = Array.from({ length: 20 }, () => read(d.companyId));
+    pool.release();
+    expect(await first).toBe(before);
+    const seen = await Promise.all(later);
+    // One more statement served all twenty, and every one of them sees the committed write.
+    expect(pool.sent()).toBe(2);
+    expect(new Set(seen).size).toBe(1);
+    expect(seen[0]).not.toBe(before);
+    expect(seen[0]).toBe(await mine.cacheVersion!(d.companyId));
+  },
+);

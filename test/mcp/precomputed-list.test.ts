@@ -32,7 +32,7 @@ function request(body: unknown, headers: Record<string, string> = {}) {
 
 async function both(principal: Principal, body: unknown, headers?: Record<string, string>) {
   const fast = createMcpEndpoint(s.sg.deps, KEY);
-  const sdk = createMcpEndpoint(s.sg.deps, KEY, { precomputedLists: false });
+  const sdk = createMcpEndpoint(s.sg.deps, KEY, { fastPaths: false });
   const authInfo = authInfoFor(principal);
   const a = await fast.fetch(request(body, headers), { authInfo });
   const b = await sdk.fetch(request(body, headers), { authInfo });
