@@ -1,7 +1,7 @@
 // CPU profile of the PostgreSQL get_page leg, summarised by layer (issue 17). Starts one
 // `bench/serve.ts` on PostgreSQL + Redis with --cpu-prof, drives get_page for BENCH_SECONDS at 32
 // connections, stops it and attributes self time to layers by the script each sample falls in.
-// Usage: BENCH_DATABASE_URL=… REDIS_URL=… tsx bench/profile.ts [repo root to profile, default this one]
+// Usage: [BENCH_DATABASE_URL=… REDIS_URL=…] tsx bench/profile.ts [repo root to profile, default this one]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -65,8 +65,10 @@ export async function bench(): Promise<void> {
   const root = path.resolve(
     process.argv[2] ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..'),
   );
+  // PostgreSQL + Redis when both are given, else the embedded default (PGlite, in-process limits).
   const url = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url || !process.env.REDIS_URL) throw new Error('needs BENCH_DATABASE_URL and REDIS_URL');
+  const pg = Boolean(url && process.env.REDIS_URL);
+  const backend = pg ? 'PostgreSQL + Redis' : 'PGlite';
   const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-profile-'));
   const port = 21_000 + Math.floor(Math.random() * 8000);
   const run = randomBytes(4).toString('hex');
@@ -80,7 +82,8 @@ export async function bench(): Promise<void> {
         ...process.env,
         PORT: String(port),
         DATA_DIR: path.join(dir, 'data'),
-        DATABASE_URL: url,
+        DATABASE_URL: pg ? url : '',
+        REDIS_URL: pg ? process.env.REDIS_URL : '',
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_CONNECTION: '100000000',
         RATE_LIMIT_PER_WORKSPACE: '100000000',
@@ -93,6 +96,9 @@ export async function bench(): Promise<void> {
   await new Promise<void>((r) => child.stdout!.on('data', (d) => String(d).includes('bench server') && r()));
   const demo = JSON.parse(readFileSync(out, 'utf8'));
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  // BENCH_PROFILE=write profiles update_section_text instead of get_page.
+  const write = process.env.BENCH_PROFILE === 'write';
+  const tool = write ? 'update_section_text' : 'get_page';
   const r = await autocannon({
     url: demo.mcpUrl,
     method: 'POST',
@@ -108,7 +114,16 @@ export async function bench(): Promise<void> {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'get_page', arguments: { pageId: demo.pages.about } },
+      params: write
+        ? {
+            name: 'update_section_text',
+            arguments: {
+              pageId: demo.pages.home,
+              sectionId: demo.sections.hero,
+              text: { heading: 'Fresh bread daily' },
+            },
+          }
+        : { name: 'get_page', arguments: { pageId: demo.pages.about } },
     }),
   });
   await new Promise<void>((resolve) => {
@@ -120,7 +135,7 @@ export async function bench(): Promise<void> {
     .filter((f) => f.endsWith('.cpuprofile'))
     .sort((a, b) => statSync(path.join(dir, b)).size - statSync(path.join(dir, a)).size)[0];
   if (!file) throw new Error('no profile written');
-  console.log(`\nget_page on PostgreSQL + Redis, ${r.requests.total} calls, profile ${path.join(dir, file)}`);
+  console.log(`\n${tool} on ${backend}, ${r.requests.total} calls, profile ${path.join(dir, file)}`);
   const shares = summarise(path.join(dir, file), seconds);
   const perCall = (shares.busyMs ?? 0) / Math.max(1, r.requests.total);
   console.log(`busy CPU in the leg: ${perCall.toFixed(2)} ms per call`);
