@@ -3,19 +3,22 @@ import type { Command } from 'commander';
 import { addAdmin } from './admin.js';
 import { idpCommand } from './idp.js';
 import { addMaintenance } from './maintenance.js';
-import { pairCommand } from './pair.js';
-import { CliError, callCommand, logoutCommand, toolsCommand, whoamiCommand } from './remote.js';
 
 export type AddCommand = (program: Command) => void;
 
-/** Runs a command and turns its result (or a CliError) into the process exit code. */
+// The client commands' libraries (the MCP client, terminal prompts) load when one of them runs, so
+// `sitegate serve` does not hold them (issue 17: ≈ 15 MB).
+const pair = () => import('./pair.js');
+const remote = () => import('./remote.js');
+
+/** Runs a command and turns its result (or its error's message) into the process exit code. */
 const run =
   <A extends unknown[]>(fn: (...args: A) => Promise<number>) =>
   async (...args: A) => {
     try {
       process.exitCode = await fn(...args);
     } catch (e) {
-      process.stderr.write(`${e instanceof CliError ? e.message : (e as Error).message}\n`);
+      process.stderr.write(`${(e as Error).message}\n`);
       process.exitCode = 1;
     }
   };
@@ -27,29 +30,35 @@ const addClientCommands: AddCommand = (program) => {
     .requiredOption('--url <base>', 'the server, e.g. http://127.0.0.1:8787')
     .option('--scopes <list>', 'comma-separated scopes to request (site:read,content:write)')
     .option('--name <name>', 'the name the owner sees', 'sitegate CLI')
-    .action(run((opts: { url: string; scopes?: string; name?: string }) => pairCommand(opts)));
+    .action(
+      run(async (opts: { url: string; scopes?: string; name?: string }) => (await pair()).pairCommand(opts)),
+    );
   program
     .command('tools')
     .description('List the tools this connection can use.')
     .option('--url <base>', 'server (default: the last paired one)')
-    .action(run((opts: { url?: string }) => toolsCommand(opts)));
+    .action(run(async (opts: { url?: string }) => (await remote()).toolsCommand(opts)));
   program
     .command('call')
     .description('Call a tool and print its result; exits 1 when the result is ok:false.')
     .argument('<tool>', 'tool name, e.g. list_pages')
     .option('--json <object>', 'arguments as a JSON object', '{}')
     .option('--url <base>', 'server (default: the last paired one)')
-    .action(run((tool: string, opts: { url?: string; json?: string }) => callCommand(tool, opts)));
+    .action(
+      run(async (tool: string, opts: { url?: string; json?: string }) =>
+        (await remote()).callCommand(tool, opts),
+      ),
+    );
   program
     .command('whoami')
     .description('Show the paired server, scopes, reach and sites.')
     .option('--url <base>', 'server (default: the last paired one)')
-    .action(run((opts: { url?: string }) => whoamiCommand(opts)));
+    .action(run(async (opts: { url?: string }) => (await remote()).whoamiCommand(opts)));
   program
     .command('logout')
     .description('Forget the stored token (revoke it on the Developers page to end its access).')
     .option('--url <base>', 'server (default: the last paired one)')
-    .action(run((opts: { url?: string }) => logoutCommand(opts)));
+    .action(run(async (opts: { url?: string }) => (await remote()).logoutCommand(opts)));
 };
 
 const addIdp: AddCommand = (program) => {

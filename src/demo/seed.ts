@@ -113,6 +113,10 @@ export async function seedDemo(
     { id: otherCompanyId, name: 'Rival Cafe', plan: 'starter', siteLimit: 1, credits: 10, aiConsent: true },
   ]);
 
+  // The four hashes at once (issue 17): scrypt takes 16 MB per hash on a libuv thread, and glibc keeps
+  // that block in the thread's arena when hashes come one after another (≈ 50 MB held for good after a
+  // first start); allocated together, each is its own mapping and returns to the system.
+  await Promise.all(['owner', 'editor', 'viewer', 'rival'].map((who) => hashOnce(`${who}-demo-pass`)));
   const mkUser = async (who: string, name: string): Promise<DemoUser> => {
     const password = `${who}-demo-pass`;
     const id = newId('usr');

@@ -5,7 +5,6 @@
 // Blobs are written before the committing transaction and never removed when it fails: identical bytes
 // may belong to another import committing at the same moment. Unreferenced blobs are swept later
 // (src/domain/library/blobs.ts, sweepBlobs).
-import sharp from 'sharp';
 import type { BlobStore } from '../domain/library/blobs.js';
 import { Refusal } from '../kernel/errors.js';
 import { FetchFailure, guardedFetch } from '../net/fetch.js';
@@ -29,6 +28,8 @@ const OUTPUT: Record<string, { mime: string; to: 'jpeg' | 'png' | 'webp' }> = {
 
 /** Decodes and re-encodes; throws for anything that is not a JPEG, PNG, WebP or GIF image. */
 export async function reencodeImage(input: Buffer): Promise<ImageBytes> {
+  // sharp (libvips) loads on the first image, not in every serving process (issue 17).
+  const { default: sharp } = await import('sharp');
   const img = sharp(input, { limitInputPixels: ASSET_CAPS.pixels, failOn: 'error' });
   const meta = await img.metadata();
   const out = meta.format ? OUTPUT[meta.format] : undefined;

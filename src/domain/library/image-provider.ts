@@ -4,7 +4,6 @@
 // answered by 200 with the image bytes (image/png, image/jpeg or image/webp, at most 10 MB).
 // Any other answer, a network error or no answer within IMAGE_PROVIDER_TIMEOUT_MS is an outage
 // (ProviderUnavailable); the caller refunds the reserved credits.
-import sharp from 'sharp';
 import { type Aspect, type BrandInput, SIZES, composeSvg, renderPng } from './brand-image.js';
 
 export type ImageRequest = { prompt: string; aspect: Aspect; brand: BrandInput };
@@ -71,6 +70,8 @@ export function httpImageProvider(url: string, timeoutMs: number): ImageProvider
         throw new ProviderUnavailable('not an image');
       }
       // Never trust the declared type: the bytes must decode as an image of that format.
+      // sharp (libvips) loads on the first image, not in every serving process (issue 17).
+      const { default: sharp } = await import('sharp');
       const meta = await sharp(body)
         .metadata()
         .catch(() => null);

@@ -4,7 +4,6 @@
 // target is authorized by the gate under the tool's own rule (ctx.authorizeWebsite, from the call path).
 import { z } from 'zod';
 import { importSite } from '../../portable/importer.js';
-import { migrateSite } from '../../migrate/migrate.js';
 import { reachOf } from '../../migrate/report.js';
 import { defineTool } from '../define-tool.js';
 
@@ -108,6 +107,9 @@ export const migrate_site_from_url = defineTool({
   activity: (_i, d) =>
     `Migrated a site from an address: ${d?.pagesFetched ?? 0} page(s) fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
   run: async (ctx, input) => {
+    // The crawler and converter (cheerio, css-tree, robots-parser: ≈ 30 MB) load on the first
+    // migration, not in every serving process (issue 17).
+    const { migrateSite } = await import('../../migrate/migrate.js');
     const r = await migrateSite(ctx, input, { authorizeTarget: ctx.authorizeWebsite });
     return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };
   },
