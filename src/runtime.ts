@@ -55,6 +55,11 @@ export type RuntimeOptions = {
   blobs?: BlobStore;
   /** Another MCP endpoint behind the same edge (the benchmark's replaced v1 path). */
   mcpEndpoint?: (deps: AppDeps) => McpEndpoint;
+  /**
+   * false: listen() starts no periodic JOBS (tests run them by hand: in-process test servers share one
+   * PostgreSQL database, and one server's mail sweep or retention must not act on another's rows).
+   */
+  backgroundJobs?: boolean;
 };
 
 type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
@@ -169,7 +174,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
           (info: AddressInfo) => {
             server = started;
             const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-            for (const job of JOBS) {
+            for (const job of opts.backgroundJobs === false ? [] : JOBS) {
               const tick = () => {
                 if (draining) return;
                 const p = job.run(deps).catch((err) => log.error({ err }, 'background job failed'));

@@ -58,6 +58,12 @@ export async function startTestServer(
     seed?: boolean;
     /** Read the server's own log lines (its default pino logger, at LOG_LEVEL info) from here. */
     logDestination?: DestinationStream;
+    /**
+     * true: the periodic background jobs run, as in `sitegate serve`. Off by default: every file's
+     * server shares the PostgreSQL database, and another server's mail sweep (its own SMTP, its own
+     * clock) or retention would act on this file's rows. Tests run `JOBS` by hand instead.
+     */
+    backgroundJobs?: boolean;
   } = {},
 ): Promise<TestServer> {
   const database = await testDatabase();
@@ -86,6 +92,7 @@ export async function startTestServer(
       // Each server its own blob folder, also on PostgreSQL, so blob counts are this file's alone
       // (both stores are tested directly in test/db/blobs.test.ts).
       blobs: fileBlobStore(path.join(dataDir, 'blobs')),
+      backgroundJobs: opts.backgroundJobs ?? false,
     });
     try {
       url = (await candidate.listen()).url;
