@@ -41,6 +41,8 @@ type Row = {
   redis?: number;
   rssMb?: number;
   bad: number;
+  /** A leg measured beside another (no echo ratio). */
+  beside?: boolean;
 };
 
 async function freePort(): Promise<number> {
@@ -156,6 +158,32 @@ async function leg(name: string, targets: Target[], withCounts = true): Promise<
   return row;
 }
 
+/**
+ * Readers beside writers on one server (issue 17): half the connections call get_page, half edit a
+ * section, at once. Each edit empties the page caches, so readers need the database between writes;
+ * one row per side.
+ */
+async function besideLegs(url: string, demo: Demo, proc: Proc, backend: string): Promise<Row[]> {
+  const per = CONNECTIONS / 2;
+  const both = (duration: number) =>
+    Promise.all([
+      autocannon({ url, ...getPage(demo), connections: per, duration }),
+      autocannon({ url, ...edit(demo), connections: per, duration }),
+    ]);
+  await both(1);
+  const results = await both(SECONDS);
+  const names = [`get_page beside writes, ${backend}`, `update_section_text beside reads, ${backend}`];
+  return results.map((r, i) => ({
+    leg: `${names[i]} (${per} connections each)`,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.errors + r.timeouts + r.non2xx,
+    rssMb: peakRssMb(proc.child.pid!),
+    beside: true,
+  }));
+}
+
 /** A database next to `url` (same server, `<name>_<suffix>`), created when missing. */
 async function sibling(url: string, suffix: string): Promise<string> {
   const u = new URL(url);
@@ -265,6 +293,12 @@ export async function bench(): Promise<void> {
       );
     };
 
+    const beside = async (s: { mcp: string; demo: Demo; proc: Proc }, backend: string) => {
+      const both = await besideLegs(s.mcp, s.demo, s.proc, backend);
+      rows.push(...both);
+      for (const r of both) console.log(`  ${r.leg}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms`);
+    };
+
     await echoRatio('floor', () =>
       leg('floor: node:http, fixed JSON', [{ url: floor.url, req: echoTarget.req, proc: floor }], false),
     );
@@ -277,6 +311,7 @@ export async function bench(): Promise<void> {
     await echoRatio('update_section_text pglite', () =>
       leg('update_section_text, PGlite', [{ url: lite.mcp, req: edit(lite.demo), proc: lite.proc }]),
     );
+    await beside(lite, 'PGlite');
     await echoRatio('tools/list pglite', () =>
       leg('tools/list, all scopes, PGlite', [{ url: lite.mcp, req: toolsList(lite.demo), proc: lite.proc }]),
     );
@@ -302,6 +337,7 @@ export async function bench(): Promise<void> {
           { url: one.mcp, req: edit(one.demo), proc: one.proc },
         ]),
       );
+      await beside(one, 'PostgreSQL + Redis');
       await echoRatio('tools/list postgres', () =>
         leg('tools/list, all scopes, PostgreSQL + Redis', [
           { url: one.mcp, req: toolsList(one.demo), proc: one.proc },
@@ -360,7 +396,7 @@ function printTable(rows: Row[]): void {
   const f = (n: number | undefined, d = 2) => (n === undefined ? '–' : n.toFixed(d));
   for (const r of rows) {
     console.log(
-      `| ${r.leg} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ratio === undefined ? '1' : `${r.ratio.toFixed(2)}×`} | ${f(r.cpuMs)} | ${f(r.db)} | ${f(r.redis)} | ${r.rssMb ?? '–'} | ${r.bad} |`,
+      `| ${r.leg} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.beside ? '–' : r.ratio === undefined ? '1' : `${r.ratio.toFixed(2)}×`} | ${f(r.cpuMs)} | ${f(r.db)} | ${f(r.redis)} | ${r.rssMb ?? '–'} | ${r.bad} |`,
     );
   }
 }
