@@ -5,9 +5,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { activity } from '../../src/db/schema.js';
-import { callerForToken } from '../../src/auth/connections.js';
 import { createMcpEndpoint } from '../../src/mcp/endpoint.js';
-import { type Principal, authInfoFor, principalKey } from '../../src/mcp/principal.js';
+import { type Principal, authInfoFor } from '../../src/mcp/principal.js';
+import { ENDPOINT_KEY, answerOf, callerPrincipal, mcpPost } from '../helpers/endpoint.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -15,33 +15,6 @@ beforeAll(async () => {
   s = await startTestServer();
 });
 afterAll(() => s?.close());
-
-const KEY = new Uint8Array(32).fill(7);
-
-function request(body: unknown, headers: Record<string, string> = {}) {
-  return new Request('http://127.0.0.1/api/mcp', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
-
-type Answer = { status: number; type: string | null; body: string };
-const answer = async (r: Response): Promise<Answer> => ({
-  status: r.status,
-  type: r.headers.get('content-type'),
-  body: await r.text(),
-});
-
-async function callerPrincipal(token: string): Promise<Principal> {
-  const caller = (await callerForToken(s.sg.deps.services.db, token))!;
-  return { kind: 'caller', caller, key: principalKey(caller) };
-}
 
 const call = (name: string, args?: unknown, extra: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
@@ -52,11 +25,11 @@ const call = (name: string, args?: unknown, extra: Record<string, unknown> = {})
 
 it('answers reads, refusals and invalid input exactly as the SDK path does', async () => {
   const routes: string[] = [];
-  const fast = createMcpEndpoint(s.sg.deps, KEY, { onRoute: (r) => routes.push(r) });
-  const sdk = createMcpEndpoint(s.sg.deps, KEY, { fastPaths: false });
+  const fast = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { onRoute: (r) => routes.push(r) });
+  const sdk = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { fastPaths: false });
   const d = s.demo;
-  const def = await callerPrincipal(d.tokens.default);
-  const other = await callerPrincipal(d.tokens.other);
+  const def = await callerPrincipal(s, d.tokens.default);
+  const other = await callerPrincipal(s, d.tokens.other);
   const cases: Array<[Principal, unknown]> = [
     [def, call('get_page', { pageId: d.pages.about })],
     [def, call('list_pages', {})],
@@ -78,8 +51,8 @@ it('answers reads, refusals and invalid input exactly as the SDK path does', asy
   ];
   for (const [p, body] of cases) {
     const authInfo = authInfoFor(p);
-    const a = await answer(await fast.fetch(request(body), { authInfo }));
-    const b = await answer(await sdk.fetch(request(body), { authInfo }));
+    const a = await answerOf(await fast.fetch(mcpPost(body), { authInfo }));
+    const b = await answerOf(await sdk.fetch(mcpPost(body), { authInfo }));
     expect(a.status).toBe(200);
     expect(a.type).toBe(b.type);
     expect(JSON.parse(a.body)).toEqual(JSON.parse(b.body));
@@ -87,15 +60,15 @@ it('answers reads, refusals and invalid input exactly as the SDK path does', asy
   expect(routes).toEqual(cases.map(() => 'direct-call'));
   // String ids come back as strings.
   const asString = { ...call('get_page', { pageId: d.pages.about }), id: 'req-9' };
-  const a = await answer(await fast.fetch(request(asString), { authInfo: authInfoFor(def) }));
+  const a = await answerOf(await fast.fetch(mcpPost(asString), { authInfo: authInfoFor(def) }));
   expect(JSON.parse(a.body).id).toBe('req-9');
 });
 
 it('makes a write the same way: the change, its Activity line and the answer', async () => {
   const d = await s.seed();
-  const p = await callerPrincipal(d.tokens.default);
-  const fast = createMcpEndpoint(s.sg.deps, KEY);
-  const sdk = createMcpEndpoint(s.sg.deps, KEY, { fastPaths: false });
+  const p = await callerPrincipal(s, d.tokens.default);
+  const fast = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY);
+  const sdk = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { fastPaths: false });
   const write = (text: string) =>
     call('update_section_text', {
       pageId: d.pages.home,
@@ -103,10 +76,10 @@ it('makes a write the same way: the change, its Activity line and the answer', a
       text: { heading: text },
     });
   const a = JSON.parse(
-    (await answer(await fast.fetch(request(write('Fast path')), { authInfo: authInfoFor(p) }))).body,
+    (await answerOf(await fast.fetch(mcpPost(write('Fast path')), { authInfo: authInfoFor(p) }))).body,
   );
   const b = JSON.parse(
-    (await answer(await sdk.fetch(request(write('SDK path')), { authInfo: authInfoFor(p) }))).body,
+    (await answerOf(await sdk.fetch(mcpPost(write('SDK path')), { authInfo: authInfoFor(p) }))).body,
   );
   expect(a.result.isError).toBeUndefined();
   expect(b.result.isError).toBeUndefined();
@@ -125,10 +98,10 @@ it('makes a write the same way: the change, its Activity line and the answer', a
 });
 
 it('leaves to the SDK what needs it: unknown tools, progress, approvals, unbound clients, odd params', async () => {
-  const p = await callerPrincipal(s.demo.tokens.default);
+  const p = await callerPrincipal(s, s.demo.tokens.default);
   const routes: string[] = [];
-  const fast = createMcpEndpoint(s.sg.deps, KEY, { onRoute: (r) => routes.push(r) });
-  const sdk = createMcpEndpoint(s.sg.deps, KEY, { fastPaths: false });
+  const fast = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { onRoute: (r) => routes.push(r) });
+  const sdk = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { fastPaths: false });
   const unbound: Principal = { kind: 'unbound', key: 'oauth:x', clientId: 'client-1', scopes: ['site:read'] };
   const page = { pageId: s.demo.pages.about };
   const cases: Array<[Principal, unknown, Record<string, string>?]> = [
@@ -145,8 +118,8 @@ it('leaves to the SDK what needs it: unknown tools, progress, approvals, unbound
   ];
   for (const [who, body, headers] of cases) {
     const authInfo = authInfoFor(who);
-    const a = await answer(await fast.fetch(request(body, headers), { authInfo }));
-    const b = await answer(await sdk.fetch(request(body, headers), { authInfo }));
+    const a = await answerOf(await fast.fetch(mcpPost(body, headers), { authInfo }));
+    const b = await answerOf(await sdk.fetch(mcpPost(body, headers), { authInfo }));
     expect(a.status).toBe(b.status);
     expect(a.type).toBe(b.type);
     if (a.type?.includes('json')) expect(JSON.parse(a.body)).toEqual(JSON.parse(b.body));
@@ -156,8 +129,8 @@ it('leaves to the SDK what needs it: unknown tools, progress, approvals, unbound
   expect(routes.length).toBeGreaterThanOrEqual(cases.length - 2);
   expect(routes.every((r) => r === 'sdk')).toBe(true);
   // The unknown tool is refused as a protocol error on both paths, not as a tool result.
-  const unknown = await answer(
-    await fast.fetch(request(call('no_such_tool', {})), { authInfo: authInfoFor(p) }),
+  const unknown = await answerOf(
+    await fast.fetch(mcpPost(call('no_such_tool', {})), { authInfo: authInfoFor(p) }),
   );
   expect(JSON.parse(unknown.body).error.code).toBe(-32602);
 });

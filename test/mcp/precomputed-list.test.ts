@@ -3,10 +3,10 @@
 // same request and principal, for every filter; requests it does not cover go to the SDK unchanged.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { callerForToken } from '../../src/auth/connections.js';
 import { companies } from '../../src/db/schema.js';
 import { createMcpEndpoint } from '../../src/mcp/endpoint.js';
-import { type Principal, authInfoFor, principalKey } from '../../src/mcp/principal.js';
+import { type Principal, authInfoFor } from '../../src/mcp/principal.js';
+import { ENDPOINT_KEY, answerOf, callerPrincipal, mcpPost } from '../helpers/endpoint.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -15,45 +15,22 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const KEY = new Uint8Array(32).fill(7);
-
-function request(body: unknown, headers: Record<string, string> = {}) {
-  return new Request('http://127.0.0.1/api/mcp', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
-
 async function both(principal: Principal, body: unknown, headers?: Record<string, string>) {
-  const fast = createMcpEndpoint(s.sg.deps, KEY);
-  const sdk = createMcpEndpoint(s.sg.deps, KEY, { fastPaths: false });
+  const fast = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY);
+  const sdk = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { fastPaths: false });
   const authInfo = authInfoFor(principal);
-  const a = await fast.fetch(request(body, headers), { authInfo });
-  const b = await sdk.fetch(request(body, headers), { authInfo });
-  return {
-    fast: { status: a.status, type: a.headers.get('content-type'), body: await a.text() },
-    sdk: { status: b.status, type: b.headers.get('content-type'), body: await b.text() },
-  };
-}
-
-async function callerPrincipal(token: string): Promise<Principal> {
-  const caller = (await callerForToken(s.sg.deps.services.db, token))!;
-  return { kind: 'caller', caller, key: principalKey(caller) };
+  const a = await fast.fetch(mcpPost(body, headers), { authInfo });
+  const b = await sdk.fetch(mcpPost(body, headers), { authInfo });
+  return { fast: await answerOf(a), sdk: await answerOf(b) };
 }
 
 it('answers exactly as the SDK does, for every filter a connection can have', async () => {
   const d = await s.seed();
   const principals: Principal[] = [
-    await callerPrincipal(d.tokens.all),
-    await callerPrincipal(d.tokens.default),
-    await callerPrincipal(d.tokens.workspace),
-    await callerPrincipal(d.tokens.other),
+    await callerPrincipal(s, d.tokens.all),
+    await callerPrincipal(s, d.tokens.default),
+    await callerPrincipal(s, d.tokens.workspace),
+    await callerPrincipal(s, d.tokens.other),
     { kind: 'unbound', key: 'oauth:x', clientId: 'client-1', scopes: ['site:read', 'content:write'] },
   ];
   for (const [i, p] of principals.entries()) {
@@ -65,13 +42,13 @@ it('answers exactly as the SDK does, for every filter a connection can have', as
     }
   }
   // A withheld area changes the list, and the precomputed answer follows.
-  const all = await callerPrincipal(d.tokens.all);
+  const all = await callerPrincipal(s, d.tokens.all);
   const before = JSON.parse((await both(all, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).fast.body);
   await s.sg.deps.services.db
     .update(companies)
     .set({ withheldAreas: ['content'] })
     .where(eq(companies.id, d.companyId));
-  const { fast, sdk } = await both(await callerPrincipal(d.tokens.all), {
+  const { fast, sdk } = await both(await callerPrincipal(s, d.tokens.all), {
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/list',
@@ -84,7 +61,7 @@ it('answers exactly as the SDK does, for every filter a connection can have', as
 });
 
 it('leaves what it does not cover to the SDK: unknown versions, a wrong Accept, cursors, batches', async () => {
-  const p = await callerPrincipal(s.demo.tokens.all);
+  const p = await callerPrincipal(s, s.demo.tokens.all);
   const cases: Array<[unknown, Record<string, string>?]> = [
     [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': '1999-01-01' }],
     [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json' }],
