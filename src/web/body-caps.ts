@@ -68,7 +68,8 @@ export function bodyCap(
     if (c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
     const length = c.req.header('content-length');
     if (length === undefined) return next();
-    return Number(length) > BODY_CAPS[kind] ? refuse(c) : next();
+    // A length that is not a number is refused too (Node rejects it first; this holds behind any server).
+    return Number(length) <= BODY_CAPS[kind] ? next() : refuse(c);
   };
 }
 
