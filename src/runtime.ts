@@ -32,6 +32,10 @@ import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
 import { RETENTION } from './ops/retention.js';
 import { countRedis } from './kernel/round-trips.js';
+import { keyedLimit } from './kernel/keyed-limit.js';
+
+/** Single-transaction writes of one workspace that run at once in this process (issue 17). */
+export const WRITES_PER_WORKSPACE = 2;
 
 export type Sitegate = {
   deps: AppDeps;
@@ -62,22 +66,35 @@ export type RuntimeOptions = {
   backgroundJobs?: boolean;
 };
 
-type Job = { everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
+/** `name`: tests run one job by name (`runJob`), never all of them against a shared database. */
+type Job = { name: string; everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
 
 /** Periodic work of the running service. Other areas (plans, mail) add theirs. */
 export const JOBS: Job[] = [
   // Activity, sessions, expired plans, pairings (also `sitegate admin retention`).
   ...RETENTION.map(
-    (r): Job => ({ everyMs: r.everyMs, run: (d) => r.run(d.services.db, d.services.clock()) }),
+    (r): Job => ({
+      name: r.name,
+      everyMs: r.everyMs,
+      run: (d) => r.run(d.services.db, d.services.clock()),
+    }),
   ),
   // Blobs no asset references, older than the grace period (a crashed or failed import's bytes).
-  { everyMs: 3_600_000, run: (d) => sweepBlobs(d.services.blobs, d.services.db, d.services.clock()) },
+  {
+    name: 'blobs',
+    everyMs: 3_600_000,
+    run: (d) => sweepBlobs(d.services.blobs, d.services.db, d.services.clock()),
+  },
   // Credits reserved by generate_image calls that died with their process go back (lease expired).
-  { everyMs: 60_000, run: (d) => settleReservations(d.services.db, d.services.clock()) },
+  { name: 'credits', everyMs: 60_000, run: (d) => settleReservations(d.services.db, d.services.clock()) },
   // Queued mail is retried.
-  { everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
+  { name: 'mail', everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
   // Visitor salts of days that are over are deleted (issue 15: unique visitors, daily rotating salt).
-  { everyMs: 3_600_000, run: (d) => rotateVisitorSalts(d.services.db, d.services.clock()) },
+  {
+    name: 'visitor-salts',
+    everyMs: 3_600_000,
+    run: (d) => rotateVisitorSalts(d.services.db, d.services.clock()),
+  },
 ];
 
 export async function createSitegate(config: Config, opts: RuntimeOptions = {}): Promise<Sitegate> {
@@ -138,6 +155,9 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     }),
     activity: activityRecorder(database.db, log),
     caches: createCaches(database.feed, database.cacheVersion),
+    // Two per workspace: one holds its rows, one waits at the database so the hand-over costs no
+    // event-loop turn; the pool's other connections stay free for reads and other workspaces.
+    writeLanes: keyedLimit(WRITES_PER_WORKSPACE),
     observe: metrics.toolCall,
     ops: {
       metrics,

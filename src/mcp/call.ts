@@ -10,6 +10,7 @@ import { type Progress, type Services, noProgress } from '../domain/context.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
 import { unstorableInput } from '../domain/storable.js';
 import { authorize } from '../gate/authorize.js';
+import type { KeyedLimit } from '../kernel/keyed-limit.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import { failureResult, okResult, refusalResult } from './envelope.js';
@@ -22,6 +23,11 @@ export type CallDeps = {
   limits: RateLimits;
   activity: ActivityRecorder;
   caches: Caches;
+  /**
+   * Admits a workspace's single-transaction writes, a few at a time per process (src/runtime.ts):
+   * the rest wait here rather than at the database, where each would hold a pooled connection.
+   */
+  writeLanes: KeyedLimit;
   /** Sees each call's tool, outcome, refusal code and duration (Prometheus /metrics, issue 14). */
   observe?: (
     tool: string,
@@ -128,11 +134,13 @@ export async function callTool(
     let data: unknown;
     if (!direct) {
       // A write and its Activity line commit together (issue 10 item 3).
-      data = await deps.services.db.transaction(async (tx) => {
-        const d = await run(tx);
-        await deps.activity.recordIn(tx, allowed(d));
-        return d;
-      });
+      data = await deps.writeLanes(caller.companyId, () =>
+        deps.services.db.transaction(async (tx) => {
+          const d = await run(tx);
+          await deps.activity.recordIn(tx, allowed(d));
+          return d;
+        }),
+      );
       faultPoint('after-write-commit');
     } else {
       data = await run(deps.services.db);

@@ -17,6 +17,7 @@ import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { assets, websites } from '../../src/db/schema.js';
 import { type Sitegate, createSitegate } from '../../src/runtime.js';
 import { uniqueTag } from '../helpers/db.js';
+import { lockWaiters } from '../helpers/pg-locks.js';
 import { until } from '../helpers/process.js';
 import { freePort, postMcp } from '../helpers/server.js';
 import { type AssetServer, bigSite, pixel, startAssetServer } from '../portable/fixtures.js';
@@ -83,13 +84,7 @@ it.runIf(url)(
     const watch = new pg.Client({ connectionString: url });
     await watch.connect();
     // Backends of this database waiting on a row lock of the companies table (A's or B's commit step).
-    const waiting = async () => {
-      const r = await watch.query(
-        `select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and query ilike '%from "companies"%'`,
-      );
-      return Number(r.rows[0].n);
-    };
+    const waiting = () => lockWaiters(watch, 'companies');
     try {
       await lockA.query('begin');
       await lockA.query('select 1 from companies where id = $1 for update', [a.companyId]);
