@@ -5,7 +5,13 @@ export const roundTrips = { enabled: process.env.SITEGATE_COUNT_ROUND_TRIPS === 
 
 type Queryable = { query: (...args: never[]) => unknown };
 
-/** Counts every statement a database client sends (pg Client, PGlite). */
+type Transactional = { transaction: (run: (tx: Queryable) => unknown) => unknown };
+
+/**
+ * Counts every statement a database client sends (pg Client, PGlite). PGlite runs a transaction's
+ * statements on a transaction object of its own and sends BEGIN and COMMIT itself: those count too,
+ * as they do on PostgreSQL, where the pool's client sends them.
+ */
 export function countQueries<T extends Queryable>(client: T): T {
   if (!roundTrips.enabled) return client;
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -13,6 +19,15 @@ export function countQueries<T extends Queryable>(client: T): T {
     roundTrips.db += 1;
     return query(...args);
   };
+  const t = client as unknown as Partial<Transactional>;
+  if (typeof t.transaction === 'function') {
+    const begin = t.transaction.bind(client) as Transactional['transaction'];
+    t.transaction = (run) =>
+      begin((tx) => {
+        roundTrips.db += 2; // BEGIN and COMMIT (or ROLLBACK)
+        return run(countQueries(tx));
+      });
+  }
   return client;
 }
 
