@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import type { Clock } from '../../src/domain/context.js';
-import { type Sitegate, createSitegate } from '../../src/runtime.js';
+import { JOBS, type Sitegate, createSitegate } from '../../src/runtime.js';
 import { testDatabase, uniqueTag } from './db.js';
 import { type Workspace, type WorkspaceOptions, makeWorkspace } from './factory.js';
 
@@ -61,7 +61,8 @@ export async function startTestServer(
     /**
      * true: the periodic background jobs run, as in `sitegate serve`. Off by default: every file's
      * server shares the PostgreSQL database, and another server's mail sweep (its own SMTP, its own
-     * clock) or retention would act on this file's rows. Tests run `JOBS` by hand instead.
+     * clock) or retention would act on this file's rows. Tests run the one job they test by hand
+     * (`runJob`): all of them, under a clock moved ahead, purged other files' live rows (issue 17 CI).
      */
     backgroundJobs?: boolean;
   } = {},
@@ -186,4 +187,15 @@ export async function rawCallCode(
   };
   const env = body.result?.structuredContent;
   return { status: 200, code: env?.ok ? 'ok' : env?.error?.code, text: env?.error?.message };
+}
+
+/**
+ * Runs one of the service's periodic jobs by name. Never all of them: on PostgreSQL every test file
+ * shares one database, and another job run under this file's clock (moved ahead) would act on other
+ * files' rows (their sign-in interactions, queued mail, sessions, reservations).
+ */
+export async function runJob(s: TestServer, name: string): Promise<unknown> {
+  const job = JOBS.find((j) => j.name === name);
+  if (!job) throw new Error(`no job named ${name}: ${JOBS.map((j) => j.name).join(', ')}`);
+  return job.run(s.sg.deps);
 }

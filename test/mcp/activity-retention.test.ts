@@ -3,8 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { purgeActivity } from '../../src/domain/activity/recorder.js';
 import { activity } from '../../src/db/schema.js';
-import { JOBS } from '../../src/runtime.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -44,7 +43,7 @@ it('the running service’s background jobs purge old Activity', async () => {
     summary: 'very old',
     createdAt: new Date(Date.now() - 200 * 86_400_000),
   });
-  for (const job of JOBS) await job.run(s.sg.deps);
+  await runJob(s, 'activity');
   const left = await db.select().from(activity).where(eq(activity.companyId, d.companyId));
   expect(left).toEqual([]);
 });

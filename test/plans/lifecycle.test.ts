@@ -13,8 +13,7 @@ import {
 } from '../../src/db/schema.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';
 import { PLAN_GC_GRACE_MS, PLAN_TTL_MS } from '../../src/plans/store.js';
-import { JOBS } from '../../src/runtime.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 import { signIn, webClient } from '../helpers/web.js';
 import { type Fixture, approve, fixture, planRow, prepareAndApprove, testClock } from './rail.js';
 
@@ -332,7 +331,7 @@ describe('pending or approved → expired after 5 minutes', () => {
     const old = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
     time.advance(PLAN_TTL_MS + PLAN_GC_GRACE_MS + 1000);
     const fresh = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
-    for (const job of JOBS) await job.run(s.sg.deps);
+    await runJob(s, 'plans');
     expect(await planRow(s, old)).toBeUndefined();
     expect((await planRow(s, fresh))?.status).toBe('pending');
   });
