@@ -3,14 +3,13 @@
 // caller. Without SMTP the outbox keeps the message and the log names it without personal data;
 // failed deliveries are retried by the background job.
 import { Writable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, mailOutbox } from '../../src/db/schema.js';
 import { createMailer } from '../../src/domain/mail/mailer.js';
 import { queueMail } from '../../src/domain/mail/outbox.js';
-import { JOBS } from '../../src/runtime.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { fixture, prepareAndApprove, testClock } from './rail.js';
 
@@ -96,10 +95,41 @@ describe('with SMTP', () => {
     expect(await first()).toMatchObject({ status: 'queued', attempts: 1 });
     expect(smtp.received.some((m) => m.to.includes(to))).toBe(false);
     time.advance(5 * 60_000);
-    for (const job of JOBS) await job.run(s.sg.deps);
+    await runJob(s, 'mail');
     await smtp.waitFor(to);
     const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.to, to));
     expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('one sweep delivers a backlog longer than its batch, oldest first', async () => {
+    // More due rows than one batch (20). On PostgreSQL other files' rows are due too: a sweep that
+    // stopped after one batch, or took rows in no order, left these waiting (CI: 'no message arrived').
+    const tag = (await fixture(s)).demo.companyId.toLowerCase();
+    const base = time.clock().getTime();
+    const ids: string[] = [];
+    for (let i = 0; i < 45; i++)
+      ids.push(
+        await queueMail(
+          db(),
+          {
+            websiteId: null,
+            kind: 'lead',
+            to: `backlog${i}+${tag}@example.com`,
+            subject: 'New lead',
+            text: 'x',
+          },
+          new Date(base - (45 - i) * 1000),
+        ),
+      );
+    const before = smtp.received.length;
+    await runJob(s, 'mail');
+    const ours = smtp.received
+      .slice(before)
+      .flatMap((m) => m.to)
+      .filter((a) => a.endsWith(`+${tag}@example.com`));
+    expect(ours).toEqual(ids.map((_, i) => `backlog${i}+${tag}@example.com`));
+    const rows = await db().select().from(mailOutbox).where(inArray(mailOutbox.id, ids));
+    expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'sent'));
   });
 });
 

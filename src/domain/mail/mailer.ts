@@ -9,7 +9,7 @@
 //    is never resent blindly. When its lease has run out it becomes `uncertain`, and the owner sees it.
 // Without SMTP_URL the message stays in the outbox and the log notes it — by id and kind only, never
 // the address or the body (no personal data in logs).
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
@@ -20,6 +20,8 @@ export const MAX_ATTEMPTS = 8;
 /** How long a claimed row may stay `sending` (nodemailer's own timeouts end an attempt well before). */
 export const SEND_LEASE_MS = 5 * 60_000;
 const BATCH = 20;
+/** The most rows one retry sweep sends or reschedules; the next sweep (30 s later) goes on. */
+const SWEEP_MAX = 1_000;
 
 export type Mailer = {
   /** True when SMTP_URL is set; otherwise mail is only kept in the outbox. */
@@ -139,13 +141,21 @@ export function createMailer(opts: MailerOptions): Mailer {
     async deliverDue() {
       if (!transport) return 0;
       await expireLeases();
-      const due = await db
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, clock())))
-        .limit(BATCH);
+      // Oldest due first, batch after batch until none is due: a backlog longer than one batch must
+      // not leave the newest rows (or any row, in no order) waiting for later sweeps. Every row taken
+      // leaves `queued` or moves its next attempt ahead, so the loop ends.
       let sent = 0;
-      for (const { id } of due) if (await send(id)) sent += 1;
+      for (let taken = 0; taken < SWEEP_MAX; ) {
+        const due = await db
+          .select({ id: mailOutbox.id })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, clock())))
+          .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+          .limit(BATCH);
+        for (const { id } of due) if (await send(id)) sent += 1;
+        taken += due.length;
+        if (due.length < BATCH) break;
+      }
       return sent;
     },
     close() {
