@@ -57,6 +57,10 @@ async function startProvider(): Promise<string> {
 let local: TestServer;
 let remote: TestServer;
 let patient: TestServer;
+// A day behind: the settling job is global, and on PostgreSQL every file shares the reservations. Run
+// at this clock past the lease, it can only reach this server's reservations, never a live or killed
+// call's of another file (faults.test.ts holds one between its kill and its own settle).
+const patientNow = () => new Date(Date.now() - 24 * 3_600_000);
 beforeAll(async () => {
   const url = await startProvider();
   local = await startTestServer({ seed: false });
@@ -67,6 +71,7 @@ beforeAll(async () => {
   patient = await startTestServer({
     seed: false,
     env: { IMAGE_PROVIDER_URL: url, IMAGE_PROVIDER_TIMEOUT_MS: '60000' },
+    clock: patientNow,
   });
 });
 afterAll(async () => {
@@ -255,7 +260,7 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
     provider.hook = async () => {
       // While the provider works, the credit is held: balance 39 and one reservation row.
       held = (await company(db(), d.companyId)).credits;
-      const late = new Date(Date.now() + RESERVATION_LEASE_MS + 60_000);
+      const late = new Date(patientNow().getTime() + RESERVATION_LEASE_MS + 60_000);
       refunded = await settleReservations(db(), late);
     };
     const r = await patient.call(d.tokens.all, 'generate_image', { prompt: 'Very late loaves' });
@@ -269,7 +274,9 @@ describe('HTTP image provider (IMAGE_PROVIDER_URL)', () => {
       await db().select().from(creditReservations).where(eq(creditReservations.companyId, d.companyId)),
     ).toHaveLength(0);
     // Settling again refunds nothing more.
-    expect(await settleReservations(db(), new Date(Date.now() + RESERVATION_LEASE_MS + 60_000))).toBe(0);
+    expect(
+      await settleReservations(db(), new Date(patientNow().getTime() + RESERVATION_LEASE_MS + 60_000)),
+    ).toBe(0);
     expect((await company(db(), d.companyId)).credits).toBe(40);
     // A call that completes leaves no reservation behind and is charged once.
     const ok = await patient.call(d.tokens.all, 'generate_image', { prompt: 'On-time loaves' });
