@@ -58,8 +58,8 @@ let local: TestServer;
 let remote: TestServer;
 let patient: TestServer;
 // A day behind: the settling job is global, and on PostgreSQL every file shares the reservations. Run
-// at this clock past the lease, it can only reach this server's reservations, never a live or killed
-// call's of another file (faults.test.ts holds one between its kill and its own settle).
+// at this clock past the lease, it reaches only reservations older than a day, never another file's
+// live generate_image call (at real time + 11 min it refunded them all).
 const patientNow = () => new Date(Date.now() - 24 * 3_600_000);
 beforeAll(async () => {
   const url = await startProvider();
