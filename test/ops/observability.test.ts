@@ -192,7 +192,8 @@ describe('/readyz', () => {
       const database = await openDatabase({ databaseUrl: pg.toString(), migrate: false });
       const sg = await createSitegate(
         loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: pg.toString(), REDIS_URL: rd.toString() }),
-        { database, log: pino({ level: 'silent' }) },
+        // As every in-process test server: no background sweeps of the shared database.
+        { database, log: pino({ level: 'silent' }), backgroundJobs: false },
       );
       const { url } = await sg.listen();
       const ready = async () => {

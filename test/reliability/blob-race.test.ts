@@ -40,6 +40,7 @@ beforeAll(async () => {
     const sg = await createSitegate(config, {
       database: await openDatabase({ databaseUrl: url }),
       log: pino({ level: 'silent' }),
+      backgroundJobs: false, // as every in-process test server: no sweeps of the shared database
       limitPrefix: `blobrace:${uniqueTag()}`,
     });
     instances.push({ sg, base: (await sg.listen()).url });
