@@ -8,9 +8,9 @@ import { type WebSession, signIn } from '../helpers/web.js';
 
 export type Fixture = { demo: Demo; owner: WebSession };
 
-/** A controllable clock: starts at real time, moves only when told. */
-export function testClock() {
-  let now = Date.now();
+/** A controllable clock: starts at real time (or `start`), moves only when told. */
+export function testClock(start = Date.now()) {
+  let now = start;
   return {
     clock: () => new Date(now),
     advance(ms: number) {
