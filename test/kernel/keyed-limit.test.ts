@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyedLimit } from '../../src/kernel/keyed-limit.js';
 
-/** A task that records when it starts and finishes only when released. */
+/** A promise the test resolves by hand: the task awaiting it runs until then. */
 function gate() {
   let release!: () => void;
   const done = new Promise<void>((r) => {

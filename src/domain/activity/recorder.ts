@@ -38,7 +38,7 @@ export type ActivityRecorder = {
 export function activityRecorder(
   db: Db,
   log: Logger,
-  opts: { intervalMs?: number; maxBatch?: number; refusalWindowMs?: number; lastUsedEveryMs?: number } = {},
+  opts: { intervalMs?: number; maxBatch?: number; refusalWindowMs?: number } = {},
 ) {
   const intervalMs = opts.intervalMs ?? 10;
   const maxBatch = opts.maxBatch ?? 100;
@@ -51,7 +51,7 @@ export function activityRecorder(
   let timer: NodeJS.Timeout | null = null;
   let windowTimer: NodeJS.Timeout | null = null;
   let inflight: Promise<void> = Promise.resolve();
-  const lastUsed = lastUsedWriter(db, opts.lastUsedEveryMs ?? LAST_USED_EVERY_MS);
+  const lastUsed = lastUsedWriter(db);
 
   const write = async (lines: ActivityLine[], last: Map<string, Date>) => {
     try {
@@ -141,11 +141,15 @@ export function activityRecorder(
 export const LAST_USED_EVERY_MS = 60_000;
 
 /** Writes connections' "last used" times, each exactly, in one UPDATE; skips those written lately. */
-function lastUsedWriter(db: Db, everyMs: number) {
+function lastUsedWriter(db: Db) {
+  const everyMs = LAST_USED_EVERY_MS;
   const written = new Map<string, number>(); // connection -> the time last written
+  let prunedAt = Number.NEGATIVE_INFINITY;
   return {
     async write(last: Map<string, Date>) {
-      const due = [...last].filter(([id, at]) => at.getTime() - (written.get(id) ?? -Infinity) >= everyMs);
+      const due = [...last].filter(
+        ([id, at]) => at.getTime() - (written.get(id) ?? Number.NEGATIVE_INFINITY) >= everyMs,
+      );
       if (due.length === 0) return;
       const rows = due.map(([id, at]) => ({ id, at: at.toISOString() }));
       await db.execute(sql`
@@ -153,9 +157,11 @@ function lastUsedWriter(db: Db, everyMs: number) {
         from json_to_recordset(${JSON.stringify(rows)}::json) as x(id text, at timestamptz)
         where ${connections.id} = x.id`);
       for (const [id, at] of due) written.set(id, at.getTime());
-      // Bounded: forget connections not written within the window (their next call writes again).
-      if (written.size > 10_000) {
-        const newest = Math.max(...written.values());
+      // Bounded: once a window at most, forget connections not written within it (their next call
+      // writes again), so a flush never scans the whole map.
+      const newest = Math.max(...due.map(([, at]) => at.getTime()));
+      if (written.size > 10_000 && newest - prunedAt >= everyMs) {
+        prunedAt = newest;
         for (const [id, t] of written) if (newest - t >= everyMs) written.delete(id);
       }
     },
