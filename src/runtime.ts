@@ -33,6 +33,7 @@ import type { AppDeps } from './web/deps.js';
 import { RETENTION } from './ops/retention.js';
 import { countRedis } from './kernel/round-trips.js';
 import { keyedLimit } from './kernel/keyed-limit.js';
+import { type Periodic, every } from './kernel/periodic.js';
 
 /** Single-transaction writes of one workspace that run at once in this process (issue 17). */
 export const WRITES_PER_WORKSPACE = 2;
@@ -179,9 +180,9 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
   if (opts.mcpEndpoint) deps.mcpEndpoint = opts.mcpEndpoint(deps);
   const app = createApp(deps);
   let server: ReturnType<typeof serve> | null = null;
-  const timers: NodeJS.Timeout[] = [];
-  // Background jobs still running, awaited on shutdown so none writes to a closed database.
-  const running = new Set<Promise<unknown>>();
+  // Background jobs, each one run at a time; their runs are awaited on shutdown so none writes to a
+  // closed database.
+  const jobs: Periodic[] = [];
 
   return {
     deps,
@@ -195,16 +196,15 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
             server = started;
             const host = config.host.includes(':') ? `[${config.host}]` : config.host;
             for (const job of opts.backgroundJobs === false ? [] : JOBS) {
-              const tick = () => {
-                if (draining) return;
-                const p = job.run(deps).catch((err) => log.error({ err }, 'background job failed'));
-                running.add(p);
-                void p.finally(() => running.delete(p));
-              };
-              void tick();
-              const t = setInterval(tick, job.everyMs);
-              t.unref();
-              timers.push(t);
+              const periodic = every(job.everyMs, () => job.run(deps), {
+                onError: (err) => log.error({ err, job: job.name }, 'background job failed'),
+                onSkip: (ranForMs) =>
+                  log.warn(
+                    { job: job.name, ranForMs: Math.round(ranForMs) },
+                    'background job still running from its last tick: this tick skipped',
+                  ),
+              });
+              jobs.push(periodic);
             }
             resolve({ url: `http://${host}:${info.port}`, port: info.port });
           },
@@ -219,7 +219,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
      */
     async close() {
       draining = true;
-      for (const t of timers) clearInterval(t);
+      for (const j of jobs) j.stop();
       const s = server;
       if (s) {
         const closed = new Promise<void>((r) => s.close(() => r()));
@@ -235,7 +235,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
           await closed;
         }
       }
-      await Promise.allSettled([...running]);
+      await Promise.all(jobs.map((j) => j.idle()));
       await deps.activity.close();
       services.mail?.close();
       redis?.disconnect();

@@ -17,8 +17,20 @@ import { mailOutbox } from '../../db/schema.js';
 import { faultPoint } from '../../kernel/fault.js';
 
 export const MAX_ATTEMPTS = 8;
-/** How long a claimed row may stay `sending` (nodemailer's own timeouts end an attempt well before). */
+/** How long a claimed row may stay `sending` (SMTP_TIMEOUTS end an attempt well before). */
 export const SEND_LEASE_MS = 5 * 60_000;
+/**
+ * Each well inside the lease. nodemailer's own defaults wait 2 minutes to connect and 10 on a silent
+ * socket, so an attempt against a server that stalls could outlive its lease and turn `uncertain`
+ * (never retried) though nothing was accepted. Query parameters of SMTP_URL
+ * (`?socketTimeout=…`, in ms) override them.
+ */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 30_000,
+  greetingTimeout: 30_000,
+  socketTimeout: 60_000,
+  dnsTimeout: 30_000,
+} as const;
 const BATCH = 20;
 /** The most rows one retry sweep sends or reschedules; the next sweep (30 s later) goes on. */
 const SWEEP_MAX = 1_000;
@@ -48,7 +60,7 @@ export function backoffMs(attempts: number): number {
 
 export function createMailer(opts: MailerOptions): Mailer {
   const { db, log, clock } = opts;
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  const transport = opts.smtpUrl ? nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS }) : null;
 
   const domain = /@([^>\s]+)>?\s*$/.exec(opts.from)?.[1] ?? 'sitegate.local';
   /** The same on every attempt of one row, so a receiver can recognise a repeat. */
