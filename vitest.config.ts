@@ -18,6 +18,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', ...(hasChromium ? [] : ['test/**/*.browser.test.ts'])],
     // A migrated PGlite image built once per run; each file's in-memory database starts from it.
     globalSetup: ['test/global-setup.ts'],
+    // On PostgreSQL, each file gets a database of its own, copied from the run's migrated template.
+    setupFiles: ['test/setup-database.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

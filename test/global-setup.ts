@@ -3,17 +3,22 @@
 // that cold start was most of a test file's set-up time. The image is keyed by the migrations and the
 // PGlite version, so it is rebuilt whenever either changes and reused across runs otherwise.
 // Not used on PostgreSQL (DATABASE_URL) or with SITEGATE_TEST_IMAGE=0 (the cold start, for comparison).
+// On PostgreSQL: a migrated template database for this run, which test/setup-database.ts copies into
+// one database per test file; all of them are dropped when the run ends.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { PGLITE_START_PARAMS, migrationsFolder, openDatabase } from '../src/db/client.js';
+import { admin, createDatabase, dropDatabase } from './helpers/pg-admin.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Path of the migrated PGlite image, or '' to start each database cold. */
     pgliteImage: string;
+    /** On PostgreSQL: the server (DATABASE_URL as given), the run's template and its files' prefix. */
+    pgTemplate: { server: string; template: string; prefix: string } | null;
   }
 }
 
@@ -37,7 +42,13 @@ function imageKey(): string {
 }
 
 export default async function setup(project: TestProject) {
-  if (process.env.DATABASE_URL || process.env.SITEGATE_TEST_IMAGE === '0') {
+  const server = process.env.DATABASE_URL;
+  project.provide('pgTemplate', null);
+  if (server) {
+    project.provide('pgliteImage', '');
+    return postgresTemplate(project, server);
+  }
+  if (process.env.SITEGATE_TEST_IMAGE === '0') {
     project.provide('pgliteImage', '');
     return;
   }
@@ -52,4 +63,22 @@ export default async function setup(project: TestProject) {
     renameSync(part, file);
   }
   project.provide('pgliteImage', file);
+}
+
+/** Makes and migrates the run's template; returns the teardown that drops it and every file's copy. */
+async function postgresTemplate(project: TestProject, server: string): Promise<() => Promise<void>> {
+  const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  const template = `sg_t_${run}`;
+  const prefix = `sg_f_${run}_`;
+  const database = await openDatabase({ databaseUrl: await createDatabase(server, template) });
+  await database.close();
+  project.provide('pgTemplate', { server, template, prefix });
+  return async () => {
+    const { rows } = await admin(
+      server,
+      'select datname from pg_database where starts_with(datname, $1) or datname = $2',
+      [prefix, template],
+    );
+    for (const { datname } of rows) await dropDatabase(server, datname);
+  };
 }

@@ -5,10 +5,10 @@
 // Every command is a real child process; the password only ever travels on standard input.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeMigrations } from '../../src/db/migrator.js';
 import { uniqueTag } from '../helpers/db.js';
+import { createDatabase, dropDatabase } from '../helpers/pg-admin.js';
 import { run, sitegate, until } from '../helpers/process.js';
 import { freePort, postMcp } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
@@ -20,26 +20,13 @@ const migrations = codeMigrations().map((m) => m.tag);
 const dbName = `sg_operating_${uniqueTag().toLowerCase()}`;
 let databaseUrl = '';
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: server });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 beforeAll(async () => {
   if (!server || !redis) return;
   // A database of its own, created empty, as the guide's first step.
-  await admin(`create database ${dbName}`);
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
+  databaseUrl = await createDatabase(server, dbName);
 });
 afterAll(async () => {
-  if (server && redis) await admin(`drop database if exists ${dbName} with (force)`);
+  if (server && redis) await dropDatabase(server, dbName);
 });
 
 const OWNER = { email: 'fern@fern-and-co.example', name: 'Fern Okafor', password: 'a long pass phrase 42' };

@@ -1,5 +1,6 @@
 // One database per test file: in-memory PGlite by default, the real PostgreSQL when DATABASE_URL is
-// set (as .ci/run does). Tests isolate by fixture (a fresh workspace each), never by database.
+// set (as .ci/run does; test/setup-database.ts has given the file a database of its own by then).
+// Within a file, tests isolate by fixture (a fresh workspace each).
 // The in-memory PGlite starts from the migrated image test/global-setup.ts made once for the run.
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';

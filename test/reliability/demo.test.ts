@@ -6,35 +6,23 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { users } from '../../src/db/schema.js';
 import { uniqueTag } from '../helpers/db.js';
+import { createDatabase, dropDatabase } from '../helpers/pg-admin.js';
 import { start, stop } from './harness.js';
 
 const server = process.env.DATABASE_URL;
 const dbName = `sg_demo_${uniqueTag().toLowerCase()}`;
 let databaseUrl = '';
 
-async function admin(statement: string) {
-  const c = new pg.Client({ connectionString: server });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
 beforeAll(async () => {
   if (!server) return;
-  await admin(`create database ${dbName}`);
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
+  databaseUrl = await createDatabase(server, dbName);
 });
 afterAll(async () => {
-  if (server) await admin(`drop database if exists ${dbName} with (force)`);
+  if (server) await dropDatabase(server, dbName);
 });
 
 it(`first start with --demo${server ? ' on PostgreSQL' : ''}: a half-seeded demo rolls back, then it is seeded once and found again`, async () => {

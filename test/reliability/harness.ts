@@ -5,9 +5,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../../src/db/client.js';
 import { uniqueTag } from '../helpers/db.js';
+import { createDatabase, dropDatabase } from '../helpers/pg-admin.js';
 import { type Running, sitegate, until } from '../helpers/process.js';
 import { freePort, postMcp } from '../helpers/server.js';
 
@@ -32,23 +32,11 @@ export async function backend(): Promise<{
   const server = process.env.DATABASE_URL;
   if (!server) return { env: {}, drop: async () => {} };
   const name = `sg_fault_${uniqueTag().toLowerCase()}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
+  const databaseUrl = await createDatabase(server, name);
   return {
     env: { DATABASE_URL: databaseUrl },
     databaseUrl,
-    drop: () => admin(`drop database if exists ${name} with (force)`),
+    drop: () => dropDatabase(server, name),
   };
 }
 
