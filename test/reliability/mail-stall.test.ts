@@ -45,7 +45,7 @@ afterAll(async () => {
 
 describe('a stalled mail server', () => {
   it('gets one connection at a time from the retry sweep, and each attempt ends queued for a retry', async () => {
-    // A clock long past: on a shared PostgreSQL database no other file's row is due to this sweep.
+    // A clock long past: no row but these two is due to this sweep, whatever else the database holds.
     const clock = () => new Date(Date.UTC(2001, 0, 1));
     const tag = uniqueTag();
     const ids: string[] = [];

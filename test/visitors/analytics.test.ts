@@ -302,9 +302,9 @@ describe('what is stored', () => {
 
 describe.runIf(process.env.DATABASE_URL)('a new day’s salt (PostgreSQL race)', () => {
   it('sixteen processes creating the same day’s salt at once all get the one stored', async () => {
-    // A day far ahead, so no other test uses it. Not a day past: any file's first visit of today
-    // deletes every earlier day's salt (rotateVisitorSalts), on a shared database in the middle of
-    // this race, and the calls after it would create a second salt.
+    // A day far ahead, so no other test uses it. Not a day past: the first visit of today in any
+    // process on this database deletes every earlier day's salt (rotateVisitorSalts), and one landing
+    // in the middle of this race makes the calls after it create a second salt.
     const day = `2999-${String(1 + (process.pid % 12)).padStart(2, '0')}-${String(1 + (Date.now() % 28)).padStart(2, '0')}`;
     const now = time.clock();
     const salts = await Promise.all(
