@@ -9,9 +9,9 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
-// An hour behind the real time. On a shared PostgreSQL the purge below is global: at a clock a day
-// ahead of the real one it deleted other files' live pairings (cli.test.ts mid-pair). Spawned servers'
-// clean-up jobs run on the real clock and purge a day after expiry, so they never reach these rows.
+// An hour behind the real time. The purge below is global: at a clock a day ahead of the real one it
+// deleted every live pairing in the database (on the PostgreSQL once shared by all files, cli.test.ts's
+// mid-pair). Spawned servers' clean-up jobs run on the real clock and purge a day after expiry.
 let now = new Date(Date.now() - 3_600_000);
 const tick = (seconds: number) => {
   now = new Date(now.getTime() + seconds * 1000);

@@ -57,9 +57,9 @@ async function startProvider(): Promise<string> {
 let local: TestServer;
 let remote: TestServer;
 let patient: TestServer;
-// A day behind: the settling job is global, and on PostgreSQL every file shares the reservations. Run
-// at this clock past the lease, it reaches only reservations older than a day, never another file's
-// live generate_image call (at real time + 11 min it refunded them all).
+// A day behind: the settling job is global. Run at this clock past the lease, it reaches only
+// reservations older than a day, never another server's live generate_image call (at real time +
+// 11 min it refunded them all, other files' too while PostgreSQL was shared by every file).
 const patientNow = () => new Date(Date.now() - 24 * 3_600_000);
 beforeAll(async () => {
   const url = await startProvider();

@@ -59,10 +59,9 @@ export async function startTestServer(
     /** Read the server's own log lines (its default pino logger, at LOG_LEVEL info) from here. */
     logDestination?: DestinationStream;
     /**
-     * true: the periodic background jobs run, as in `sitegate serve`. Off by default: every file's
-     * server shares the PostgreSQL database, and another server's mail sweep (its own SMTP, its own
-     * clock) or retention would act on this file's rows. Tests run the one job they test by hand
-     * (`runJob`): all of them, under a clock moved ahead, purged other files' live rows (issue 17 CI).
+     * true: the periodic background jobs run, as in `sitegate serve`. Off by default: a file's servers
+     * share its database, and one server's mail sweep (its own SMTP, its own clock) or retention would
+     * act on the others' rows. Tests run the one job they test by hand (`runJob`).
      */
     backgroundJobs?: boolean;
   } = {},
@@ -190,9 +189,10 @@ export async function rawCallCode(
 }
 
 /**
- * Runs one of the service's periodic jobs by name. Never all of them: on PostgreSQL every test file
- * shares one database, and another job run under this file's clock (moved ahead) would act on other
- * files' rows (their sign-in interactions, queued mail, sessions, reservations).
+ * Runs one of the service's periodic jobs by name. Never all of them: every job acts on the whole
+ * database, and the others, run under a clock moved ahead, would take rows the file's other tests
+ * still use (sign-in interactions, queued mail, sessions, reservations). Before each file had a
+ * PostgreSQL database of its own (test/setup-database.ts), they took other files' rows: CI failures.
  */
 export async function runJob(s: TestServer, name: string): Promise<unknown> {
   const job = JOBS.find((j) => j.name === name);

@@ -2,15 +2,7 @@
 // key at once, the rest in arrival order, keys independent, and a failed task gives its slot up.
 import { describe, expect, it } from 'vitest';
 import { keyedLimit } from '../../src/kernel/keyed-limit.js';
-
-/** A promise the test resolves by hand: the task awaiting it runs until then. */
-function gate() {
-  let release!: () => void;
-  const done = new Promise<void>((r) => {
-    release = r;
-  });
-  return { done, release };
-}
+import { gate } from '../helpers/gate.js';
 
 const turn = () => new Promise<void>((r) => setImmediate(r));
 

@@ -3,21 +3,8 @@
 // waits for the run in progress (graceful shutdown).
 import { describe, expect, it } from 'vitest';
 import { every } from '../../src/kernel/periodic.js';
-
-/** A promise the test resolves by hand: the run awaiting it goes on until then. */
-function gate() {
-  let release!: () => void;
-  const done = new Promise<void>((r) => {
-    release = r;
-  });
-  return { done, release };
-}
-
-/** Waits (bounded: at most 400 × 5 ms) until `cond` holds. */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-}
+import { gate } from '../helpers/gate.js';
+import { until } from '../helpers/process.js';
 
 describe('every', () => {
   it('never starts a run while the last one is going: those ticks are skipped and reported', async () => {
@@ -37,13 +24,13 @@ describe('every', () => {
       },
       { onError: (err) => expect.fail(String(err)), onSkip: (ms) => skips.push(ms) },
     );
-    await until(() => skips.length >= 5);
+    await until(() => skips.length >= 5, 20);
     expect(runs).toBe(1);
     expect(most).toBe(1);
     // Each report says how long the stuck run has gone on, growing.
     expect(skips.at(-1)!).toBeGreaterThan(skips[0]!);
     gates[0]!.release();
-    await until(() => runs === 2);
+    await until(() => runs === 2, 20);
     expect(most).toBe(1);
     job.stop();
     gates[1]!.release();
@@ -61,7 +48,7 @@ describe('every', () => {
       },
       { onError: (err) => errors.push(err) },
     );
-    await until(() => runs >= 3);
+    await until(() => runs >= 3, 20);
     job.stop();
     await job.idle();
     expect(errors).toHaveLength(1);

@@ -18,8 +18,9 @@ import { signIn, webClient } from '../helpers/web.js';
 import { type Fixture, approve, fixture, planRow, prepareAndApprove, testClock } from './rail.js';
 
 // Half an hour behind the real time. The plans job below is global: it ends 80 min further on, and at a
-// clock that started at real time it deleted every live plan in the shared PostgreSQL database
-// (approvals.browser.test.ts, mid-approval: CI). Its cut-off now stays before any live plan's expiry.
+// clock that started at real time it deleted every live plan in the database (approvals.browser's,
+// mid-approval, in CI while PostgreSQL was shared by every file). Its cut-off stays before any live
+// plan's expiry.
 const time = testClock(Date.now() - 30 * 60_000);
 let s: TestServer;
 beforeAll(async () => {

@@ -142,13 +142,12 @@ export const LAST_USED_EVERY_MS = 60_000;
 
 /** Writes connections' "last used" times, each exactly, in one UPDATE; skips those written lately. */
 function lastUsedWriter(db: Db) {
-  const everyMs = LAST_USED_EVERY_MS;
   const written = new Map<string, number>(); // connection -> the time last written
   let prunedAt = Number.NEGATIVE_INFINITY;
   return {
     async write(last: Map<string, Date>) {
       const due = [...last].filter(
-        ([id, at]) => at.getTime() - (written.get(id) ?? Number.NEGATIVE_INFINITY) >= everyMs,
+        ([id, at]) => at.getTime() - (written.get(id) ?? Number.NEGATIVE_INFINITY) >= LAST_USED_EVERY_MS,
       );
       if (due.length === 0) return;
       const rows = due.map(([id, at]) => ({ id, at: at.toISOString() }));
@@ -160,9 +159,9 @@ function lastUsedWriter(db: Db) {
       // Bounded: once a window at most, forget connections not written within it (their next call
       // writes again), so a flush never scans the whole map.
       const newest = Math.max(...due.map(([, at]) => at.getTime()));
-      if (written.size > 10_000 && newest - prunedAt >= everyMs) {
+      if (written.size > 10_000 && newest - prunedAt >= LAST_USED_EVERY_MS) {
         prunedAt = newest;
-        for (const [id, t] of written) if (newest - t >= everyMs) written.delete(id);
+        for (const [id, t] of written) if (newest - t >= LAST_USED_EVERY_MS) written.delete(id);
       }
     },
   };

@@ -25,7 +25,7 @@ export const SEND_LEASE_MS = 5 * 60_000;
  * (never retried) though nothing was accepted. Query parameters of SMTP_URL
  * (`?socketTimeout=…`, in ms) override them.
  */
-export const SMTP_TIMEOUTS = {
+const SMTP_TIMEOUTS = {
   connectionTimeout: 30_000,
   greetingTimeout: 30_000,
   socketTimeout: 60_000,
