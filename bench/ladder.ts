@@ -185,7 +185,7 @@ async function besideLegs(url: string, demo: Demo, proc: Proc, backend: string):
 }
 
 /** A database next to `url` (same server, `<name>_<suffix>`), created when missing. */
-async function sibling(url: string, suffix: string): Promise<string> {
+export async function sibling(url: string, suffix: string): Promise<string> {
   const u = new URL(url);
   const name = `${u.pathname.slice(1)}_${suffix}`;
   const client = new pg.Client({ connectionString: url });

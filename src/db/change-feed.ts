@@ -5,7 +5,8 @@
 // Only the embedded PGlite goes live: it is one process and delivers a notification before the
 // committing statement resolves. On PostgreSQL the feed is never live, because another process's
 // commit would arrive late and refusals must hold at once; there the caches are keyed by the
-// caller's workspace version instead (src/db/versions.ts), which the edge reads on every request.
+// caller's workspace version instead (src/db/versions.ts), which the edge reads on every request,
+// and the triggers notify nothing (only a session with sitegate.change_feed=on does: migration 0008).
 export const CHANGE_CHANNEL = 'sitegate_change';
 
 export type ChangeFeed = {

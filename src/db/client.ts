@@ -77,7 +77,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     kind: 'postgres',
     // The change feed stays off on PostgreSQL: another process's commit would reach us a few
     // milliseconds late, and a refusal must hold at the very next call (SPEC §1). Caches are keyed
-    // by the workspace version read on every request instead (versions.ts).
+    // by the workspace version read on every request instead (versions.ts), and the change triggers
+    // notify nothing (migration 0008: a NOTIFY serialises every commit of the cluster).
     feed: changeFeed(),
     cacheVersion: versionReader(pool),
     close: () => pool.end(),
@@ -103,9 +104,12 @@ export const PGLITE_START_PARAMS = [
   'shared_buffers=16MB',
   '-c',
   'temp_buffers=2MB',
-  // One process: caches follow the change feed, so writes skip the cache-version triggers (0007).
+  // One process: caches follow the change feed, so writes skip the cache-version triggers (0007) and
+  // notify the feed instead (0008: the triggers notify only where this is on, never on PostgreSQL).
   '-c',
   'sitegate.cache_versions=off',
+  '-c',
+  'sitegate.change_feed=on',
 ];
 
 /**

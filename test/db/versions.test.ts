@@ -2,7 +2,7 @@
 // workspace's versions stand, and a committed change of the kind a cache depends on — made through
 // any connection to the database — makes the very next lookup load again. Content writes leave who
 // a token is alone. (PGlite uses the change feed: test/db/change-feed.test.ts.)
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callerForToken, revokeConnection } from '../../src/auth/connections.js';
@@ -120,3 +120,23 @@ it.runIf(url)(
     expect(seen[0]).toBe(await mine.cacheVersion!(d.companyId));
   },
 );
+
+it.runIf(url)('a write on PostgreSQL notifies no change feed (nobody listens there)', async () => {
+  // Migration 0008: NOTIFY made every committing writer of the cluster wait on one lock through its
+  // WAL flush. Notifications arrive in commit order, so once the marker sent after the write arrives,
+  // anything the write notified would have arrived before it.
+  const pool = (other.db as unknown as { $client: pg.Pool }).$client;
+  const listener = await pool.connect();
+  const heard: string[] = [];
+  try {
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query('listen sitegate_change');
+    await mine.db.update(sections).set({ hidden: true }).where(eq(sections.id, d.sections.intro));
+    await mine.db.execute(sql`select pg_notify('sitegate_change', 'marker')`);
+    for (let i = 0; i < 200 && !heard.includes('marker'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(heard).toEqual(['marker']);
+  } finally {
+    await listener.query('unlisten sitegate_change');
+    listener.release();
+  }
+});
