@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
 import { countQueries } from '../kernel/round-trips.js';
 import { migrationsFolder } from './migrator.js';
+import { keepDrizzleText } from './pglite-parsers.js';
 import { versionReader } from './versions.js';
 import * as schema from './schema.js';
 
@@ -164,6 +165,7 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
     ...(image ? { loadDataDir: image } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
   });
+  keepDrizzleText(client);
   const db = drizzle(countQueries(client), { schema });
   fairTransactions(db as unknown as Db);
   const feed = changeFeed();
