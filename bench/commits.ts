@@ -1,8 +1,9 @@
 // Commits of independent writes on PostgreSQL, with and without the change feed's NOTIFY (issue 17,
 // migration 0008_change_feed_opt_in). 16 connections each update their own workspace's website row
-// in a transaction of its own, as a draft edit does (the real schema and its triggers, cache versions
-// on), for BENCH_SECONDS per leg, alternating: "0008" is the default session, "NOTIFY" sets
-// sitegate.change_feed=on as PGlite does, which is what every PostgreSQL write did before 0008.
+// (the row every draft edit's save also updates), each in a transaction of its own, with the real
+// schema and its triggers (cache versions on), for BENCH_SECONDS per leg, alternating: "0008" is the
+// default session, "NOTIFY" sets sitegate.change_feed=on as PGlite does, which is what every
+// PostgreSQL write did before 0008.
 // Needs BENCH_DATABASE_URL (or DATABASE_URL); it uses the sibling database `<name>_commits`.
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';

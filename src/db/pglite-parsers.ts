@@ -27,9 +27,18 @@ type Query = (query: string, params?: unknown[], options?: QueryOptions) => Prom
 export function redundantParsers(parsers: Parsers): boolean {
   for (const key of Object.keys(parsers)) {
     const type = Number(key);
-    if (!AS_TEXT.includes(type) || parsers[type]!(PROBE) !== PROBE) return false;
+    if (!AS_TEXT.includes(type) || !keepsText(parsers[type]!)) return false;
   }
   return true;
+}
+
+/** A parser that returns the probe unchanged; one that throws on it is kept (and runs on real values). */
+function keepsText(parse: (value: string) => unknown): boolean {
+  try {
+    return parse(PROBE) === PROBE;
+  } catch {
+    return false;
+  }
 }
 
 function dropRedundant(target: { query: Query }): void {

@@ -70,10 +70,20 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite and Drizzle text type
     expect(parsed.rows[0]!.a).toEqual(new Date('2020-01-02T03:04:05Z'));
   });
 
-  it('counts as redundant only parsers of those types that return their text', () => {
+  it('counts as redundant only parsers of those types that return their text', async () => {
     const same = (v: string) => v;
     expect(redundantParsers({ [types.TIMESTAMPTZ]: same, 1115: same, [types.DATE]: same })).toBe(true);
     expect(redundantParsers({ [types.TIMESTAMPTZ]: (v: string) => new Date(v) })).toBe(false);
     expect(redundantParsers({ [types.INT4]: same })).toBe(false);
+    // One that throws on the probe is not judged by it: it is kept, and the query does not fail here.
+    const strict = (v: string) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new Error(`not a date: ${v}`);
+      return v;
+    };
+    expect(redundantParsers({ [types.DATE]: strict })).toBe(false);
+    const dated = await database.pglite!.query<{ c: string }>("select '2020-01-02'::date as c", [], {
+      parsers: { [types.DATE]: strict },
+    });
+    expect(dated.rows[0]!.c).toBe('2020-01-02');
   });
 });

@@ -4,7 +4,7 @@
 import pg from 'pg';
 
 /** `url` with its database replaced by `name`. */
-export function withDatabase(url: string, name: string): string {
+function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
