@@ -204,6 +204,10 @@ export function gateFacts(db: Db, creatorId: string, where: SQL | undefined) {
 }
 
 async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateRow> {
-  const rows = await gateFacts(db, creatorId, eq(websites.id, id)).limit(1);
+  // A named statement: PostgreSQL plans this join once per connection, not on every call (named.ts).
+  const rows = await gateFacts(db, creatorId, eq(websites.id, id))
+    .limit(1)
+    .prepare('sitegate_gate_row')
+    .execute();
   return rows[0] ?? null;
 }

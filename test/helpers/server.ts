@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino, { type DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
 import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import type { Clock } from '../../src/domain/context.js';
@@ -64,9 +65,11 @@ export async function startTestServer(
      * act on the others' rows. Tests run the one job they test by hand (`runJob`).
      */
     backgroundJobs?: boolean;
+    /** Serve from this database instead of the file's shared one (its migrations already applied). */
+    database?: Database;
   } = {},
 ): Promise<TestServer> {
-  const database = await testDatabase();
+  const database = opts.database ?? (await testDatabase());
   // freePort() cannot reserve the port: another process may take it before we listen, so retry
   // with a new one (unless the caller fixed PORT).
   let sg: Sitegate | undefined;

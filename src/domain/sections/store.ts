@@ -3,6 +3,7 @@
 // section's `rev` and the website's draft revision, all inside the caller's one transaction (ctx.tx).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { executeNamed } from '../../db/named.js';
 import { assets, pages, sections, websites } from '../../db/schema.js';
 import type { AnySiteCtx, SiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
@@ -42,7 +43,11 @@ export async function findSection(
     .where(
       and(eq(sections.id, sectionId), eq(sections.pageId, pageId), eq(sections.websiteId, ctx.website.id)),
     );
-  const [row] = lock ? await q.for('update') : await q;
+  // Named statements, planned once per connection (src/db/named.ts): the text is fixed for each.
+  const [row] = await (lock
+    ? q.for('update').prepare('sitegate_section_locked')
+    : q.prepare('sitegate_section')
+  ).execute();
   if (!row) throw notFound('section');
   return row;
 }
@@ -69,9 +74,13 @@ export async function saveSection(
     .set({ ...patch, rev, updatedAt: ctx.now })
     .where(eq(sections.id, row.id));
   // The section and the website's draft revision in one statement (one round trip, issue 17).
-  const result = (await ctx.tx.execute(sql`with saved as (${save.getSQL()})
+  // Named by its text, which varies only with the patch's columns (src/db/named.ts).
+  const result = await executeNamed<{ draft_rev: number }>(
+    ctx.tx,
+    sql`with saved as (${save.getSQL()})
     update ${websites} set draft_rev = draft_rev + 1, updated_at = ${ctx.now.toISOString()}
-    where id = ${ctx.website.id} returning draft_rev`)) as unknown as { rows: Array<{ draft_rev: number }> };
+    where id = ${ctx.website.id} returning draft_rev`,
+  );
   return { rev, draftRevision: Number(result.rows[0]!.draft_rev) };
 }
 
