@@ -95,6 +95,13 @@ it.runIf(url)(
   },
 );
 
+it.runIf(url)('get_page reads its page and sections through named statements', async () => {
+  const page = await s.call(s.demo.tokens.default, 'get_page', { pageId: s.demo.pages.about });
+  expect(page.ok).toBe(true);
+  const names = new Set((await prepared()).map(nameOf));
+  expect(names.has('sitegate_page') && names.has('sitegate_page_sections')).toBe(true);
+});
+
 it('executeNamed answers as execute does, for two texts on one database', async () => {
   const db = (own ?? (await testDatabase())).db;
   const a = await executeNamed<{ v: number }>(db, sql`select ${2}::int + 1 as v`);

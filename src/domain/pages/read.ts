@@ -36,10 +36,14 @@ export async function listPages(ctx: DirectSiteCtx) {
 
 /** Loads a page of the context's website, or the same not_found for a missing or foreign page. */
 export async function pageOf(ctx: AnySiteCtx, pageId: string) {
+  // Named statements, planned once per connection (src/db/named.ts): after each draft write the next
+  // get_page misses the read cache and comes here.
   const [page] = await dbOf(ctx)
     .select()
     .from(pages)
-    .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)));
+    .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)))
+    .prepare('sitegate_page')
+    .execute();
   if (!page) throw notFound('page');
   return page;
 }
@@ -50,7 +54,9 @@ export async function getPage(ctx: DirectSiteCtx, pageId: string) {
     .select()
     .from(sections)
     .where(eq(sections.pageId, page.id))
-    .orderBy(asc(sections.position));
+    .orderBy(asc(sections.position))
+    .prepare('sitegate_page_sections')
+    .execute();
   return {
     pageId: page.id,
     slug: page.slug,
