@@ -12,6 +12,7 @@ import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
 import { countQueries } from '../kernel/round-trips.js';
 import { migrationsFolder } from './migrator.js';
 import { keepDrizzleText } from './pglite-parsers.js';
+import { usePreparedStatements } from './pglite-statements.js';
 import { versionReader } from './versions.js';
 import * as schema from './schema.js';
 
@@ -165,6 +166,7 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
     ...(image ? { loadDataDir: image } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
   });
+  usePreparedStatements(client);
   keepDrizzleText(client);
   const db = drizzle(countQueries(client), { schema });
   fairTransactions(db as unknown as Db);
