@@ -14,7 +14,7 @@ import type { Db } from './client.js';
 const dialect = new PgDialect();
 
 /** The name a statement text is prepared under: the same text always gets the same name. */
-export function statementName(text: string): string {
+function statementName(text: string): string {
   return `sitegate_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
 }
 

@@ -3,20 +3,12 @@
 // areas are read only inside src/gate/, and tool declarations never import the gate's decisions.
 // Behaviour is tested elsewhere: merge targets in test/portable/merge.test.ts, the withheld invoicing
 // figures in test/business/areas.test.ts, every refusal in test/gate/decide.test.ts.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { sources } from '../helpers/sources.js';
 
 const ROOT = path.resolve('src');
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 const files = sources(ROOT).map((f) => ({ rel: path.relative(ROOT, f), text: readFileSync(f, 'utf8') }));
 const outsideGate = files.filter((f) => !f.rel.startsWith(`gate${path.sep}`));

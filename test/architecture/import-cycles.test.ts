@@ -5,10 +5,11 @@
 // static value imports (a module in a cycle can be read before it has finished loading).
 // For the floors every import counts, type-only and dynamic ones too: a type import still couples the
 // lower floor to the upper one. For cycles only static value imports count (types are erased).
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.js';
 
 /** Bottom first. A unit may import its own files and any unit on a lower floor. */
 const LAYERS: readonly (readonly string[])[] = [
@@ -30,15 +31,6 @@ type Edge = { from: string; to: string; typeOnly: boolean; dynamic: boolean };
 
 const IMPORT = /^(?:import|export)\s+(type\s+)?[^;]*?\s+from\s+'(\.[^']+)'/gms;
 const DYNAMIC = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 function edges(root: string): Edge[] {
   const files = new Set(sources(root));

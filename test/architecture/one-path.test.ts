@@ -4,20 +4,12 @@
 // src/domain/sections/store.ts. src/portable/ (import_site) and src/migrate/ used to insert websites,
 // owners, brands and sections themselves; they call the domain now. The behaviour (one refusal, same
 // answer from every tool) is tested in test/business/site-limit.test.ts.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { sources } from '../helpers/sources.js';
 
 const ROOT = path.resolve('src');
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 const files = sources(ROOT).map((f) => ({ rel: path.relative(ROOT, f), text: readFileSync(f, 'utf8') }));
 const inserting = (table: string) =>

@@ -1,18 +1,10 @@
 // Named statements (src/db/named.ts): node-postgres refuses a name that one connection already prepared
 // for another text, so a fixed name given at two places in the source would fail on PostgreSQL as soon
 // as both ran on one pooled connection. Each fixed name is written once; executeNamed names by text.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) sources(p, out);
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
+import { sources } from '../helpers/sources.js';
 
 it('every fixed statement name appears at one place in src/', () => {
   const names = sources(path.resolve('src')).flatMap((f) =>
