@@ -1,10 +1,11 @@
 // The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
-import { type SQL, and, eq, getTableColumns } from 'drizzle-orm';
+import { type Placeholder, type SQL, and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Caller } from '../kernel/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
+import { fixedSelect } from '../db/named.js';
 import { companies, websiteMembers, websites } from '../db/schema.js';
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
 import { siteRoom } from './site-limit.js';
@@ -186,7 +187,7 @@ const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);
  * areas and advanced-editor grant and the creator's role there. The gate reads one website; tools/list
  * reads every website a connection reaches (listing.ts) — one query shape for both.
  */
-export function gateFacts(db: Db, creatorId: string, where: SQL | undefined) {
+export function gateFacts(db: Db, creatorId: string | Placeholder, where: SQL | undefined) {
   return db
     .select({
       website: websiteColumns,
@@ -203,11 +204,12 @@ export function gateFacts(db: Db, creatorId: string, where: SQL | undefined) {
     .where(where);
 }
 
+// A fixed statement: built once, and planned once per connection (src/db/named.ts).
+const gateRow = fixedSelect('sitegate_gate_row', (db) =>
+  gateFacts(db, sql.placeholder('creatorId'), eq(websites.id, sql.placeholder('id'))).limit(1),
+);
+
 async function loadGateRow(db: Db, id: string, creatorId: string): Promise<GateRow> {
-  // A named statement: PostgreSQL plans this join once per connection, not on every call (named.ts).
-  const rows = await gateFacts(db, creatorId, eq(websites.id, id))
-    .limit(1)
-    .prepare('sitegate_gate_row')
-    .execute();
+  const rows = await gateRow(db, { id, creatorId });
   return rows[0] ?? null;
 }

@@ -1,12 +1,14 @@
-// Named statements (src/db/named.ts, issue 17): on PostgreSQL a write's statements are prepared once
+// Fixed statements (src/db/named.ts, issue 17): on PostgreSQL a write's statements are prepared once
 // per pooled connection and then reused, never one per call, and two statement shapes never share a
-// name (node-postgres refuses a name reused for another text). On PGlite the names are ignored.
+// name (node-postgres refuses a name reused for another text). On PGlite the names are ignored, and
+// the rows of a statement built once are the rows Drizzle's own select gives.
 import { eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { executeNamed } from '../../src/db/named.js';
-import { sections } from '../../src/db/schema.js';
+import { fixedSelect, fixedSql } from '../../src/db/named.js';
+import { pages, sections, websiteMembers, websites } from '../../src/db/schema.js';
+import { gateFacts } from '../../src/gate/authorize.js';
 import { testDatabase } from '../helpers/db.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
@@ -102,10 +104,60 @@ it.runIf(url)('get_page reads its page and sections through named statements', a
   expect(names.has('sitegate_page') && names.has('sitegate_page_sections')).toBe(true);
 });
 
-it('executeNamed answers as execute does, for two texts on one database', async () => {
+// Fixed statements are built once; their rows must be the rows Drizzle's own select gives (both
+// backends, on the demo's own data).
+it("fixed selects answer as Drizzle's own select does, for every value filled in", async () => {
   const db = (own ?? (await testDatabase())).db;
-  const a = await executeNamed<{ v: number }>(db, sql`select ${2}::int + 1 as v`);
-  const b = await executeNamed<{ w: string }>(db, sql`select ${'x'}::text || 'y' as w`);
-  const again = await executeNamed<{ v: number }>(db, sql`select ${40}::int + 1 as v`);
-  expect([a.rows, b.rows, again.rows]).toEqual([[{ v: 3 }], [{ w: 'xy' }], [{ v: 41 }]]);
+  const { websites: w, users, pages: p } = s.demo;
+  const gate = fixedSelect('test_gate', (d) =>
+    gateFacts(d, sql.placeholder('creatorId'), eq(websites.id, sql.placeholder('id'))),
+  );
+  // A member (role set) and a creator with no membership (the left join's role is null).
+  for (const [id, creatorId] of [
+    [w.main, users.owner.id],
+    [w.main, users.otherOwner.id],
+    [w.otherTenant, users.owner.id],
+  ] as const) {
+    const fixed = await gate(db, { id, creatorId });
+    expect(fixed).toEqual(await gateFacts(db, creatorId, eq(websites.id, id)));
+    expect(fixed).toHaveLength(1);
+  }
+  expect((await gate(db, { id: w.main, creatorId: users.otherOwner.id }))[0]!.role).toBeNull();
+
+  const page = fixedSelect('test_page', (d) =>
+    d
+      .select()
+      .from(pages)
+      .where(eq(pages.id, sql.placeholder('id'))),
+  );
+  for (const id of [p.home, p.about, 'pg_missing']) {
+    expect(await page(db, { id })).toEqual(await db.select().from(pages).where(eq(pages.id, id)));
+  }
+  const [home] = await page(db, { id: p.home });
+  expect(home!.createdAt).toBeInstanceOf(Date); // mapped through the column, as Drizzle maps it
+  await expect(page(db, {})).rejects.toThrow(/No value for placeholder "id"/);
+});
+
+it('a fixed select refuses a left-joined table selected as an object (it could not be nulled)', async () => {
+  const db = (own ?? (await testDatabase())).db;
+  const joined = fixedSelect('test_left_object', (d) =>
+    d
+      .select({ website: websites, member: websiteMembers })
+      .from(websites)
+      .leftJoin(websiteMembers, eq(websiteMembers.websiteId, websites.id))
+      .where(eq(websites.id, sql.placeholder('id'))),
+  );
+  await expect(joined(db, { id: s.demo.websites.main })).rejects.toThrow(
+    /test_left_object: select a left-joined table's columns one by one/,
+  );
+});
+
+it('a fixed raw statement fills its placeholders anew on each run', async () => {
+  const db = (own ?? (await testDatabase())).db;
+  const add = fixedSql<{ v: number; w: string }>(
+    'test_add',
+    () => sql`select ${sql.placeholder('n')}::int + 1 as v, ${sql.placeholder('s')}::text || 'y' as w`,
+  );
+  const runs = [await add(db, { n: 2, s: 'x' }), await add(db, { n: 40, s: 'z' })];
+  expect(runs.map((r) => r.rows)).toEqual([[{ v: 3, w: 'xy' }], [{ v: 41, w: 'zy' }]]);
 });

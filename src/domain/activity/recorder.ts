@@ -9,7 +9,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
-import { executeNamed } from '../../db/named.js';
+import { fixedSql } from '../../db/named.js';
 import { activity, connections } from '../../db/schema.js';
 
 export type ActivityLine = {
@@ -185,16 +185,18 @@ export async function insertActivity(db: Db, lines: ActivityLine[]): Promise<voi
     request_id: l.requestId ?? null,
     created_at: l.createdAt.toISOString(),
   }));
-  // One text for any batch, so a named statement (src/db/named.ts).
-  await executeNamed(
-    db,
-    sql`
+  await activityInsert(db, { rows: JSON.stringify(rows) });
+}
+
+// One text for any batch, so a fixed statement (src/db/named.ts).
+const activityInsert = fixedSql(
+  'sitegate_activity_insert',
+  () => sql`
     insert into activity (company_id, website_id, connection_id, tool, outcome, code, summary, credits_spent, request_id, created_at)
-    select * from json_to_recordset(${JSON.stringify(rows)}::json) as x(
+    select * from json_to_recordset(${sql.placeholder('rows')}::json) as x(
       company_id text, website_id text, connection_id text, tool text, outcome text, code text,
       summary text, credits_spent int, request_id text, created_at timestamptz)`,
-  );
-}
+);
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim().slice(0, 300);

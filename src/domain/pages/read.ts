@@ -1,5 +1,6 @@
 // Reading pages and their sections from the draft.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { fixedSelect } from '../../db/named.js';
 import { pages, sections } from '../../db/schema.js';
 import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
@@ -36,27 +37,30 @@ export async function listPages(ctx: DirectSiteCtx) {
 
 /** Loads a page of the context's website, or the same not_found for a missing or foreign page. */
 export async function pageOf(ctx: AnySiteCtx, pageId: string) {
-  // Named statements, planned once per connection (src/db/named.ts): after each draft write the next
-  // get_page misses the read cache and comes here.
-  const [page] = await dbOf(ctx)
-    .select()
-    .from(pages)
-    .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)))
-    .prepare('sitegate_page')
-    .execute();
+  const [page] = await pageRead(dbOf(ctx), { pageId, websiteId: ctx.website.id });
   if (!page) throw notFound('page');
   return page;
 }
 
-export async function getPage(ctx: DirectSiteCtx, pageId: string) {
-  const page = await pageOf(ctx, pageId);
-  const rows = await ctx.db
+// Fixed statements, built once and planned once per connection (src/db/named.ts): after each draft
+// write the next get_page misses the read cache and comes here.
+const pageRead = fixedSelect('sitegate_page', (db) =>
+  db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.id, sql.placeholder('pageId')), eq(pages.websiteId, sql.placeholder('websiteId')))),
+);
+const pageSections = fixedSelect('sitegate_page_sections', (db) =>
+  db
     .select()
     .from(sections)
-    .where(eq(sections.pageId, page.id))
-    .orderBy(asc(sections.position))
-    .prepare('sitegate_page_sections')
-    .execute();
+    .where(eq(sections.pageId, sql.placeholder('pageId')))
+    .orderBy(asc(sections.position)),
+);
+
+export async function getPage(ctx: DirectSiteCtx, pageId: string) {
+  const page = await pageOf(ctx, pageId);
+  const rows = await pageSections(ctx.db, { pageId: page.id });
   return {
     pageId: page.id,
     slug: page.slug,

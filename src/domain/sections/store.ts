@@ -3,7 +3,7 @@
 // section's `rev` and the website's draft revision, all inside the caller's one transaction (ctx.tx).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { executeNamed } from '../../db/named.js';
+import { fixedSelect, fixedSql } from '../../db/named.js';
 import { assets, pages, sections, websites } from '../../db/schema.js';
 import type { AnySiteCtx, SiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
@@ -37,20 +37,22 @@ export async function findSection(
   sectionId: string,
   lock = false,
 ): Promise<SectionRow> {
-  const q = dbOf(ctx)
-    .select()
-    .from(sections)
-    .where(
-      and(eq(sections.id, sectionId), eq(sections.pageId, pageId), eq(sections.websiteId, ctx.website.id)),
-    );
-  // Named statements, planned once per connection (src/db/named.ts): the text is fixed for each.
-  const [row] = await (lock
-    ? q.for('update').prepare('sitegate_section_locked')
-    : q.prepare('sitegate_section')
-  ).execute();
+  const read = lock ? sectionLocked : sectionRead;
+  const [row] = await read(dbOf(ctx), { sectionId, pageId, websiteId: ctx.website.id });
   if (!row) throw notFound('section');
   return row;
 }
+
+// Fixed statements, built once and planned once per connection (src/db/named.ts).
+const sectionWhere = and(
+  eq(sections.id, sql.placeholder('sectionId')),
+  eq(sections.pageId, sql.placeholder('pageId')),
+  eq(sections.websiteId, sql.placeholder('websiteId')),
+);
+const sectionRead = fixedSelect('sitegate_section', (db) => db.select().from(sections).where(sectionWhere));
+const sectionLocked = fixedSelect('sitegate_section_locked', (db) =>
+  db.select().from(sections).where(sectionWhere).for('update'),
+);
 
 /** The sections of a page in order, locked (used when positions change). */
 export async function lockPageSections(ctx: SiteCtx, pageId: string): Promise<SectionRow[]> {
@@ -62,26 +64,59 @@ export async function lockPageSections(ctx: SiteCtx, pageId: string): Promise<Se
     .for('update');
 }
 
+type SectionPatch = Partial<Pick<SectionRow, 'content' | 'layout' | 'hidden' | 'position'>>;
+const PATCHABLE = ['content', 'layout', 'hidden', 'position'] as const;
+
 /** Writes a locked section's new values, bumping its rev and the site's draft revision. */
 export async function saveSection(
   ctx: SiteCtx,
   row: SectionRow,
-  patch: Partial<Pick<SectionRow, 'content' | 'layout' | 'hidden' | 'position'>>,
+  patch: SectionPatch,
 ): Promise<{ rev: number; draftRevision: number }> {
   const rev = row.rev + 1;
-  const save = ctx.tx
-    .update(sections)
-    .set({ ...patch, rev, updatedAt: ctx.now })
-    .where(eq(sections.id, row.id));
-  // The section and the website's draft revision in one statement (one round trip, issue 17).
-  // Named by its text, which varies only with the patch's columns (src/db/named.ts).
-  const result = await executeNamed<{ draft_rev: number }>(
-    ctx.tx,
-    sql`with saved as (${save.getSQL()})
-    update ${websites} set draft_rev = draft_rev + 1, updated_at = ${ctx.now.toISOString()}
-    where id = ${ctx.website.id} returning draft_rev`,
-  );
+  const columns = PATCHABLE.filter((c) => patch[c] !== undefined);
+  const result = await saveStatement(columns)(ctx.tx, {
+    ...patch,
+    rev,
+    now: ctx.now,
+    nowIso: ctx.now.toISOString(),
+    sectionId: row.id,
+    websiteId: ctx.website.id,
+  });
   return { rev, draftRevision: Number(result.rows[0]!.draft_rev) };
+}
+
+// The section and the website's draft revision in one statement (one round trip, issue 17): a fixed
+// statement for each set of patched columns, built once (src/db/named.ts).
+const saves = new Map<string, ReturnType<typeof buildSave>>();
+
+function saveStatement(columns: ReadonlyArray<(typeof PATCHABLE)[number]>) {
+  const name = ['sitegate_save_section', ...columns].join('_');
+  let save = saves.get(name);
+  if (!save) {
+    save = buildSave(name, columns);
+    saves.set(name, save);
+  }
+  return save;
+}
+
+function buildSave(name: string, columns: ReadonlyArray<(typeof PATCHABLE)[number]>) {
+  // Drizzle maps a placeholder in set() as it maps one in an insert's values (through the column's
+  // encoder, when the value is filled in); only its types leave placeholders out of set().
+  const values = {
+    ...Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])),
+    rev: sql.placeholder('rev'),
+    updatedAt: sql.placeholder('now'),
+  } as unknown as Partial<SectionRow>;
+  return fixedSql<{ draft_rev: number }>(name, (db) => {
+    const save = db
+      .update(sections)
+      .set(values)
+      .where(eq(sections.id, sql.placeholder('sectionId')));
+    return sql`with saved as (${save.getSQL()})
+    update ${websites} set draft_rev = draft_rev + 1, updated_at = ${sql.placeholder('nowIso')}
+    where id = ${sql.placeholder('websiteId')} returning draft_rev`;
+  });
 }
 
 /** One more draft revision for the website (atomic increment); returns the new value. */
