@@ -25,7 +25,7 @@ declare module 'drizzle-orm' {
 const dialect = new PgDialect();
 
 /** The values of a fixed statement's placeholders, by key. */
-export type Placeholders = Record<string, unknown>;
+type Placeholders = Record<string, unknown>;
 
 /**
  * A raw statement of a fixed text, run as the named statement `name` on the database or transaction

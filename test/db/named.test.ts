@@ -104,6 +104,27 @@ it.runIf(url)('get_page reads its page and sections through named statements', a
   expect(names.has('sitegate_page') && names.has('sitegate_page_sections')).toBe(true);
 });
 
+// The save is one fixed statement for the section and its website (both backends): the section's
+// text, its rev, and the website's draft revision and time all come from the values filled in.
+it('a fixed save writes the section and stamps its website with the same time and the next revision', async () => {
+  const db = (own ?? (await testDatabase())).db;
+  const site = () => db.select().from(websites).where(eq(websites.id, s.demo.websites.main));
+  const [before] = await site();
+  const saved = await s.call(s.demo.tokens.default, 'update_section_text', {
+    pageId: s.demo.pages.home,
+    sectionId: s.demo.sections.intro,
+    text: { heading: 'Stamped' },
+  });
+  expect(saved.ok).toBe(true);
+  const [after] = await site();
+  const [intro] = await db.select().from(sections).where(eq(sections.id, s.demo.sections.intro));
+  expect(intro!.content).toMatchObject({ heading: 'Stamped' });
+  expect(saved.data).toMatchObject({ rev: intro!.rev, draftRevision: after!.draftRev });
+  expect(after!.draftRev).toBe(before!.draftRev + 1);
+  expect(after!.updatedAt.getTime()).toBe(intro!.updatedAt.getTime());
+  expect(after!.updatedAt.getTime()).toBeGreaterThan(before!.updatedAt.getTime());
+});
+
 // Fixed statements are built once; their rows must be the rows Drizzle's own select gives (both
 // backends, on the demo's own data).
 it("fixed selects answer as Drizzle's own select does, for every value filled in", async () => {

@@ -4,6 +4,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_PREPARED, usePreparedStatements } from '../../src/db/pglite-statements.js';
+import { gate } from '../helpers/gate.js';
 
 let pg: PGlite;
 let stats: { prepared: () => number };
@@ -95,27 +96,21 @@ it('transactions: rolled back on error, statements made inside them live on, out
     .catch(() => undefined);
   expect((await pg.query('select name from t where name = $1', ['n'])).rows).toHaveLength(2);
 
-  let release!: () => void;
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  let inserted!: () => void;
-  const wrote = new Promise<void>((r) => {
-    inserted = r;
-  });
+  const held = gate();
+  const wrote = gate();
   const tx = pg.transaction(async (t) => {
     await t.query('insert into t (id, name) values ($1, $2)', [4, 'four']);
-    inserted();
-    await held;
+    wrote.release();
+    await held.done;
   });
-  await wrote;
+  await wrote.done;
   let seen: unknown;
   const outside = pg.query<{ n: number }>('select count(*)::int as n from t where id = $1', [4]).then((r) => {
     seen = r.rows[0]!.n;
   });
   await new Promise((r) => setTimeout(r, 50));
   expect(seen).toBeUndefined(); // it waits for the transaction, never reads its uncommitted row
-  release();
+  held.release();
   await tx;
   await outside;
   expect(seen).toBe(1);

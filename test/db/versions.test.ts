@@ -13,6 +13,7 @@ import { sections } from '../../src/db/schema.js';
 import { createCaches } from '../../src/mcp/caches.js';
 import { versionReader } from '../../src/db/versions.js';
 import { uniqueTag } from '../helpers/db.js';
+import { gate } from '../helpers/gate.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -20,24 +21,18 @@ const url = process.env.DATABASE_URL;
 function heldPool(db: Database) {
   const pool = (db.db as unknown as { $client: pg.Pool }).$client;
   let sent = 0;
-  let release!: () => void;
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  let answered!: () => void;
-  const firstAnswered = new Promise<void>((r) => {
-    answered = r;
-  });
+  const held = gate();
+  const answered = gate();
   return {
     sent: () => sent,
-    release,
-    firstAnswered,
+    release: held.release,
+    firstAnswered: answered.done,
     query: async (q: { name: string; text: string; values: unknown[] }) => {
       sent += 1;
       const result = await pool.query(q);
       if (sent === 1) {
-        answered();
-        await held;
+        answered.release();
+        await held.done;
       }
       return result;
     },

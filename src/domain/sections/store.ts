@@ -79,7 +79,6 @@ export async function saveSection(
     ...patch,
     rev,
     now: ctx.now,
-    nowIso: ctx.now.toISOString(),
     sectionId: row.id,
     websiteId: ctx.website.id,
   });
@@ -114,7 +113,7 @@ function buildSave(name: string, columns: ReadonlyArray<(typeof PATCHABLE)[numbe
       .set(values)
       .where(eq(sections.id, sql.placeholder('sectionId')));
     return sql`with saved as (${save.getSQL()})
-    update ${websites} set draft_rev = draft_rev + 1, updated_at = ${sql.placeholder('nowIso')}
+    update ${websites} set draft_rev = draft_rev + 1, updated_at = ${sql.param(sql.placeholder('now'), websites.updatedAt)}
     where id = ${sql.placeholder('websiteId')} returning draft_rev`;
   });
 }
