@@ -1,20 +1,22 @@
-// Delivery of the mail outbox through nodemailer to SMTP_URL, with retries (DESIGN §2 Mail, §6).
+// Delivery of the mail outbox over SMTP to SMTP_URL (src/net/smtp.ts), with retries (DESIGN §2 Mail, §6).
 // Guarantee (issue 10 item 5, docs/reliability.md): at most once per outbox row, and a stable
 // Message-ID (<row id@host of MAIL_FROM>) on every attempt.
 //  - A row is claimed before sending: one conditional UPDATE moves it from `queued` to `sending` with a
 //    lease (next_attempt_at), so two processes never send one row.
-//  - The SMTP server accepted (250): `sent`. It refused or could not be reached: back to `queued` with
-//    a backoff (nothing was accepted, a retry cannot double it), `failed` after MAX_ATTEMPTS.
+//  - The SMTP server accepted (250): `sent`. It refused, or the attempt failed before the server had the
+//    whole message: back to `queued` with a backoff (nothing was accepted, a retry cannot double it),
+//    `failed` after MAX_ATTEMPTS. The connection dropped or went silent after the server had the whole
+//    message: it may have accepted it, so `uncertain` at once, never resent.
 //  - The process died while a row was `sending`: the server may or may not have accepted it, so the row
 //    is never resent blindly. When its lease has run out it becomes `uncertain`, and the owner sees it.
 // Without SMTP_URL the message stays in the outbox and the log notes it — by id and kind only, never
 // the address or the body (no personal data in logs).
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
 import { faultPoint } from '../../kernel/fault.js';
+import { SmtpFailure, smtpSender } from '../../net/smtp.js';
 
 export const MAX_ATTEMPTS = 8;
 /** How long a claimed row may stay `sending` (SMTP_TIMEOUTS end an attempt well before). */
@@ -60,7 +62,7 @@ export function backoffMs(attempts: number): number {
 
 export function createMailer(opts: MailerOptions): Mailer {
   const { db, log, clock } = opts;
-  const transport = opts.smtpUrl ? nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS }) : null;
+  const transport = opts.smtpUrl ? smtpSender(opts.smtpUrl, SMTP_TIMEOUTS) : null;
 
   const domain = /@([^>\s]+)>?\s*$/.exec(opts.from)?.[1] ?? 'sitegate.local';
   /** The same on every attempt of one row, so a receiver can recognise a repeat. */
@@ -101,7 +103,7 @@ export function createMailer(opts: MailerOptions): Mailer {
     const row = await claim(id);
     if (!row) return false;
     try {
-      await transport.sendMail({
+      await transport.send({
         messageId: messageId(row.id),
         from: opts.from,
         to: row.to,
@@ -111,8 +113,23 @@ export function createMailer(opts: MailerOptions): Mailer {
         attachments: (row.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content })),
       });
     } catch (err) {
-      // Nothing was accepted (refused, unreachable, timed out before the end of DATA): retry later.
-      const code = (err as { code?: string; responseCode?: number }).code ?? 'send_failed';
+      const code = err instanceof SmtpFailure ? err.code : 'send_failed';
+      if (err instanceof SmtpFailure && err.maybeAccepted) {
+        // No answer after the server had the whole message: it may have arrived, so never resent.
+        await db
+          .update(mailOutbox)
+          .set({
+            status: 'uncertain',
+            lastError: `no answer after the message was sent (${code})`.slice(0, 80),
+          })
+          .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'sending')));
+        log.warn(
+          { mailId: id, kind: row.kind, code },
+          'mail may have arrived (no answer after it was sent): not resent',
+        );
+        return false;
+      }
+      // Nothing was accepted (refused, unreachable, or failed before the message's end): retry later.
       const failed = row.attempts >= MAX_ATTEMPTS;
       await db
         .update(mailOutbox)
