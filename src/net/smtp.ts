@@ -53,7 +53,7 @@ export function smtpSender(url: string, defaults: SMTPConnection.Options): SmtpS
         const refused = (e.responseCode ?? 0) >= 400 || e.code === 'EENVELOPE';
         reject(new SmtpFailure(String(e.code ?? 'send_failed'), handedOver && !refused, err));
       };
-      connection.once('error', finish);
+      connection.on('error', finish); // `finish` acts once; a later error must still have a listener
       // A close with no error and no answer: nodemailer's transport waits a second for a late callback.
       connection.once('end', () =>
         setTimeout(
