@@ -1,7 +1,18 @@
 // `npm run bench`: every benchmark module in turn, each printing its own figures.
 // BENCH=name[,name] runs only those (ladder, mcp, protocol, commits, content, import, fidelity, startup,
-// site).
-const ALL = ['ladder', 'mcp', 'protocol', 'commits', 'content', 'import', 'fidelity', 'startup', 'site'];
+// site, mail).
+const ALL = [
+  'ladder',
+  'mcp',
+  'protocol',
+  'commits',
+  'content',
+  'import',
+  'fidelity',
+  'startup',
+  'site',
+  'mail',
+];
 const only = process.env.BENCH?.split(',').filter(Boolean);
 for (const name of only ?? ALL) {
   let mod: { bench?: () => Promise<void> };

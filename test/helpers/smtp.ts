@@ -13,6 +13,7 @@ export async function startSmtp(
 ) {
   const port = await freePort();
   const received: Received[] = [];
+  const stats = { connections: 0 };
   let failures = 0;
   const { login, tls } = opts;
   const server = new SMTPServer({
@@ -27,6 +28,10 @@ export async function startSmtp(
       cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     logger: false,
+    onConnect(_session, cb) {
+      stats.connections += 1;
+      cb();
+    },
     onRcptTo(_address, _session, cb) {
       if (failures > 0) {
         failures -= 1;
@@ -55,6 +60,8 @@ export async function startSmtp(
   return {
     url: `${tls === 'implicit' ? 'smtps' : 'smtp'}://127.0.0.1:${port}`,
     received,
+    /** How many connections it has accepted. */
+    stats,
     failNext(n: number) {
       failures = n;
     },
@@ -123,6 +130,10 @@ export async function startScriptedSmtp(at: 'rcpt' | 'dot', then: 'drop' | 'sile
   return {
     url: `smtp://127.0.0.1:${port}`,
     stats,
+    /** Drops every open connection, as a relay does when a connection has been idle too long. */
+    dropAll() {
+      for (const s of sockets) s.destroy();
+    },
     close: () => {
       for (const s of sockets) s.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));

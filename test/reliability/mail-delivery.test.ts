@@ -3,15 +3,17 @@
 // has the message's final "." line it may have accepted the message, so a connection dropped then, or a
 // server silent then, leaves the row `uncertain` and it is never sent again. A failure before that
 // line, or a refusal after it, accepted nothing: the row goes back to `queued` for a retry.
+// One sweep's rows share a connection, and a failure closes it (the next row opens another).
 // And SMTP_URL's user:pass signs in (the right ones send, wrong ones are a failed attempt), smtps://
 // speaks TLS from the start, and smtp:// upgrades when the server offers STARTTLS.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { mailOutbox } from '../../src/db/schema.js';
 import { createMailer } from '../../src/domain/mail/mailer.js';
 import { queueMail } from '../../src/domain/mail/outbox.js';
+import { smtpSender } from '../../src/net/smtp.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { startScriptedSmtp, startSmtp } from '../helpers/smtp.js';
 
@@ -32,24 +34,28 @@ async function scripted(...args: Parameters<typeof startScriptedSmtp>) {
   return server;
 }
 
+/** A mailer on the test database sending to `smtpUrl`, its clock `clock`. */
+const mailerFor = (smtpUrl: string, clock: () => Date) =>
+  createMailer({
+    db: database.db,
+    log: pino({ level: 'silent' }),
+    clock,
+    smtpUrl,
+    from: 'Sitegate <mail@sitegate.test>',
+  });
+
+/** A lead notification to `to` in the outbox, due at `at`. */
+const queueLead = (to: string, at: Date) =>
+  queueMail(database.db, { websiteId: null, kind: 'lead', to, subject: 'Lead', text: 'Hello' }, at);
+
 /**
  * One row queued at `start` (long past, so no other row of the shared database is due beside it) and
  * sent to `smtpUrl`; returns the row after the attempt and a retry sweep at a later time.
  */
 async function attempt(smtpUrl: string, start: Date) {
   let now = start;
-  const mailer = createMailer({
-    db: database.db,
-    log: pino({ level: 'silent' }),
-    clock: () => now,
-    smtpUrl,
-    from: 'Sitegate <mail@sitegate.test>',
-  });
-  const id = await queueMail(
-    database.db,
-    { websiteId: null, kind: 'lead', to: `lost+${uniqueTag()}@example.com`, subject: 'Lead', text: 'Hello' },
-    start,
-  );
+  const mailer = mailerFor(smtpUrl, () => now);
+  const id = await queueLead(`lost+${uniqueTag()}@example.com`, start);
   await mailer.deliverNow([id]);
   const read = async () => (await database.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!;
   const row = await read();
@@ -172,5 +178,91 @@ describe('TLS', () => {
     const { row } = await attempt(server.url, new Date(Date.UTC(1989, 0, 1)));
     expect(row).toMatchObject({ status: 'queued', attempts: 1 });
     expect(server.received).toHaveLength(0);
+  });
+});
+
+describe('a sweep of several rows', () => {
+  /** `n` rows queued at `start`, a mailer whose clock stays there, and the rows' states after a sweep. */
+  async function sweep(smtpUrl: string, start: Date, n: number) {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push(await queueLead(`batch${i}+${uniqueTag()}@example.com`, start));
+    const mailer = mailerFor(smtpUrl, () => start);
+    const sent = await mailer.deliverDue();
+    mailer.close();
+    const rows = await database.db.select().from(mailOutbox).where(inArray(mailOutbox.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r.status]));
+    return { sent, statuses: ids.map((id) => byId.get(id)) };
+  }
+
+  it('sends them over one connection', async () => {
+    const server = await startSmtp();
+    servers.push(server);
+    const { sent, statuses } = await sweep(server.url, new Date(Date.UTC(1988, 0, 1)), 5);
+    expect(sent).toBe(5);
+    expect(statuses).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+    expect(server.received).toHaveLength(5);
+    expect(server.stats.connections).toBe(1);
+  });
+
+  it('after a refusal opens a new connection for the next row; the refused one is queued', async () => {
+    const server = await startSmtp();
+    servers.push(server);
+    server.failNext(1); // the first row's recipient (by id): 451
+    const { sent, statuses } = await sweep(server.url, new Date(Date.UTC(1987, 0, 1)), 4);
+    expect(sent).toBe(3);
+    expect(statuses.sort()).toEqual(['queued', 'sent', 'sent', 'sent']);
+    expect(server.received).toHaveLength(3);
+    expect(server.stats.connections).toBe(2);
+  });
+
+  it('opens the next connection once one has carried its most messages', async () => {
+    const server = await startSmtp();
+    servers.push(server);
+    const smtp = smtpSender(server.url, {}, 2).session();
+    try {
+      for (let i = 0; i < 5; i++)
+        await smtp.send({ from: 'mail@sitegate.test', to: `cap${i}@example.com`, subject: 'Cap', text: 'x' });
+    } finally {
+      smtp.end();
+    }
+    expect(server.received.map((m) => m.to[0])).toEqual([0, 1, 2, 3, 4].map((i) => `cap${i}@example.com`));
+    expect(server.stats.connections).toBe(3);
+  });
+
+  /** Two messages through one session; between them the relay drops its connections. */
+  async function acrossADrop(pauseMs: number) {
+    const server = await scripted('dot', 'accept');
+    const smtp = smtpSender(server.url, {}).session();
+    const message = (to: string) => ({ from: 'mail@sitegate.test', to, subject: 'Hello', text: 'x' });
+    try {
+      await smtp.send(message('first@example.com'));
+      server.dropAll();
+      if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+      await smtp.send(message('second@example.com'));
+    } finally {
+      smtp.end();
+    }
+    return server.stats;
+  }
+
+  it('a connection dropped just before the next message (not yet seen closed): that message is sent once, on a new one', async () => {
+    expect(await acrossADrop(0)).toEqual({ connections: 2, messages: 2 });
+  });
+
+  it('a connection the relay closed while idle (its idle timeout) is replaced, and the next message is sent once', async () => {
+    expect(await acrossADrop(50)).toEqual({ connections: 2, messages: 2 });
+  });
+
+  it('a first message that fails on a new connection is not tried again at once', async () => {
+    const server = await scripted('rcpt', 'drop');
+    const smtp = smtpSender(server.url, {}).session();
+    try {
+      await expect(
+        smtp.send({ from: 'mail@sitegate.test', to: 'once@example.com', subject: 'One', text: 'x' }),
+      ).rejects.toMatchObject({ name: 'SmtpFailure', maybeAccepted: false });
+    } finally {
+      smtp.end();
+    }
+    expect(server.stats).toEqual({ connections: 1, messages: 0 });
   });
 });

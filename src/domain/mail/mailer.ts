@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
 import { faultPoint } from '../../kernel/fault.js';
-import { SmtpFailure, smtpSender } from '../../net/smtp.js';
+import { SmtpFailure, type SmtpSession, smtpSender } from '../../net/smtp.js';
 
 export const MAX_ATTEMPTS = 8;
 /** How long a claimed row may stay `sending` (SMTP_TIMEOUTS end an attempt well before). */
@@ -98,12 +98,12 @@ export function createMailer(opts: MailerOptions): Mailer {
     return rows.length;
   };
 
-  const send = async (id: string): Promise<boolean> => {
-    if (!transport) return false;
+  /** One row through `smtp` (a session: the rows of one call share its connection). */
+  const send = async (id: string, smtp: SmtpSession): Promise<boolean> => {
     const row = await claim(id);
     if (!row) return false;
     try {
-      await transport.send({
+      await smtp.send({
         messageId: messageId(row.id),
         from: opts.from,
         to: row.to,
@@ -164,8 +164,13 @@ export function createMailer(opts: MailerOptions): Mailer {
         for (const id of ids) log.info({ mailId: id }, 'mail kept in the outbox: no SMTP_URL configured');
         return;
       }
-      for (const id of ids)
-        await send(id).catch((err) => log.error({ err, mailId: id }, 'mail delivery crashed'));
+      const smtp = transport.session();
+      try {
+        for (const id of ids)
+          await send(id, smtp).catch((err) => log.error({ err, mailId: id }, 'mail delivery crashed'));
+      } finally {
+        smtp.end();
+      }
     },
     async deliverDue() {
       if (!transport) return 0;
@@ -173,17 +178,23 @@ export function createMailer(opts: MailerOptions): Mailer {
       // Oldest due first, batch after batch until none is due: a backlog longer than one batch must
       // not leave the newest rows (or any row, in no order) waiting for later sweeps. Every row taken
       // leaves `queued` or moves its next attempt ahead, so the loop ends.
+      // One session for the sweep: its rows share a connection (a new one after any failure).
       let sent = 0;
-      for (let taken = 0; taken < SWEEP_MAX; ) {
-        const due = await db
-          .select({ id: mailOutbox.id })
-          .from(mailOutbox)
-          .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, clock())))
-          .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
-          .limit(BATCH);
-        for (const { id } of due) if (await send(id)) sent += 1;
-        taken += due.length;
-        if (due.length < BATCH) break;
+      const smtp = transport.session();
+      try {
+        for (let taken = 0; taken < SWEEP_MAX; ) {
+          const due = await db
+            .select({ id: mailOutbox.id })
+            .from(mailOutbox)
+            .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, clock())))
+            .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+            .limit(BATCH);
+          for (const { id } of due) if (await send(id, smtp)) sent += 1;
+          taken += due.length;
+          if (due.length < BATCH) break;
+        }
+      } finally {
+        smtp.end();
       }
       return sent;
     },
