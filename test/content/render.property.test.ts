@@ -133,6 +133,7 @@ const TAGS = new Set([
   'blockquote',
   'cite',
   'ul',
+  'ol',
   'li',
   'details',
   'summary',
