@@ -10,7 +10,7 @@ import { documents, mailOutbox } from '../../src/db/schema.js';
 import { createMailer } from '../../src/domain/mail/mailer.js';
 import { queueMail } from '../../src/domain/mail/outbox.js';
 import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
-import { startSmtp } from '../helpers/smtp.js';
+import { startScriptedSmtp, startSmtp } from '../helpers/smtp.js';
 import { fixture, prepareAndApprove, testClock } from './rail.js';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -130,6 +130,42 @@ describe('with SMTP', () => {
     expect(ours).toEqual(ids.map((_, i) => `backlog${i}+${tag}@example.com`));
     const rows = await db().select().from(mailOutbox).where(inArray(mailOutbox.id, ids));
     expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'sent'));
+  });
+});
+
+describe('a relay that drops the connection once it has the message', () => {
+  it('the owner sees the invitation as not confirmed, and the mail job does not send it again', async () => {
+    const relay = await startScriptedSmtp('dot', 'drop');
+    const t = await startTestServer({
+      env: { SMTP_URL: relay.url, MAIL_FROM: 'Sitegate <mail@sitegate.test>' },
+      clock: time.clock,
+    });
+    try {
+      const f = await fixture(t);
+      const to = `dropped+${f.demo.companyId.toLowerCase()}@example.com`;
+      const planId = await prepareAndApprove(t, f, 'prepare_grant_access', { email: to, level: 'viewer' });
+      expect((await t.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
+      const tdb = t.sg.deps.services.db;
+      let row: typeof mailOutbox.$inferSelect | undefined;
+      for (let i = 0; i < 400 && row?.status !== 'uncertain'; i++) {
+        [row] = await tdb.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+        if (row?.status !== 'uncertain') await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(row).toMatchObject({ status: 'uncertain', attempts: 1, sentAt: null });
+      const home = await f.owner.get('/');
+      expect(home.body).toMatch(
+        /data-mail-state="uncertain"[^>]*>Not confirmed: [^<]*may or may not have arrived/,
+      );
+      // Hours later the background job leaves it alone: the relay saw the message once.
+      time.advance(3 * 60 * 60_000);
+      await runJob(t, 'mail');
+      const [after] = await tdb.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+      expect(after).toMatchObject({ status: 'uncertain', attempts: 1 });
+      expect(relay.stats.messages).toBe(1);
+    } finally {
+      await t.close();
+      await relay.close();
+    }
   });
 });
 

@@ -21,7 +21,10 @@ export const MAIL_STATE: Record<string, string> = {
   sending: 'Being sent',
   sent: 'Sent: accepted by the mail server',
   failed: 'Failed: the mail server refused it after every retry',
-  uncertain: 'Interrupted while sending: it may or may not have arrived, and is not resent automatically',
+  // Cut off after the message may have reached the server: a crash mid-send, or the connection lost (or
+  // silent) once the server had the message's end (docs/reliability.md, Mail).
+  uncertain:
+    'Not confirmed: the send was cut off before the mail server answered, so it may or may not have arrived; it is not resent automatically',
 };
 
 /** The latest messages of the websites this user owns (newest first). */
