@@ -81,9 +81,14 @@ export async function startSmtp(
 /**
  * An SMTP server written out by hand, for what a well-behaved one never does: it answers every command
  * like a relay, and at `at` ('rcpt': the recipient; 'dot': the message's final "." line) it does `then`:
- * 'drop' the connection, stay 'silent', 'refuse' with 451, or 'accept' with 250.
+ * 'drop' the connection, stay 'silent', 'refuse' with 451, or 'accept' with 250. With `afterMessages`,
+ * the first that many messages (counted across connections) are accepted as a relay would.
  */
-export async function startScriptedSmtp(at: 'rcpt' | 'dot', then: 'drop' | 'silent' | 'refuse' | 'accept') {
+export async function startScriptedSmtp(
+  at: 'rcpt' | 'dot',
+  then: 'drop' | 'silent' | 'refuse' | 'accept',
+  afterMessages = 0,
+) {
   const port = await freePort();
   const stats = { connections: 0, messages: 0 };
   const sockets = new Set<Socket>();
@@ -109,7 +114,7 @@ export async function startScriptedSmtp(at: 'rcpt' | 'dot', then: 'drop' | 'sile
           buffered = buffered.slice(end + 5);
           inData = false;
           stats.messages += 1;
-          if (at === 'dot') act('250 2.0.0 Ok: queued');
+          if (at === 'dot' && stats.messages > afterMessages) act('250 2.0.0 Ok: queued');
           else socket.write('250 2.0.0 Ok: queued\r\n');
           continue;
         }
@@ -117,7 +122,7 @@ export async function startScriptedSmtp(at: 'rcpt' | 'dot', then: 'drop' | 'sile
         if (eol < 0) return;
         const verb = buffered.slice(0, eol).split(' ')[0]!.toUpperCase();
         buffered = buffered.slice(eol + 2);
-        if (verb === 'RCPT' && at === 'rcpt') act('250 2.1.5 Ok');
+        if (verb === 'RCPT' && at === 'rcpt' && stats.messages >= afterMessages) act('250 2.1.5 Ok');
         else if (verb === 'DATA') {
           inData = true;
           socket.write('354 End data with <CR><LF>.<CR><LF>\r\n');

@@ -253,6 +253,16 @@ describe('a sweep of several rows', () => {
     expect(await acrossADrop(50)).toEqual({ connections: 2, messages: 2 });
   });
 
+  it('a message the relay may have taken on a reused connection is not tried again on a new one', async () => {
+    // The first row is accepted; the connection then drops after the second row's final line. That row
+    // may have arrived: the stale-connection retry must not send it again.
+    const server = await scripted('dot', 'drop', 1);
+    const { sent, statuses } = await sweep(server.url, new Date(Date.UTC(1986, 0, 1)), 2);
+    expect(sent).toBe(1);
+    expect(statuses.sort()).toEqual(['sent', 'uncertain']);
+    expect(server.stats).toEqual({ connections: 1, messages: 2 });
+  });
+
   it('a first message that fails on a new connection is not tried again at once', async () => {
     const server = await scripted('rcpt', 'drop');
     const smtp = smtpSender(server.url, {}).session();
