@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, mailOutbox } from '../../src/db/schema.js';
 import { createMailer } from '../../src/domain/mail/mailer.js';
 import { queueMail } from '../../src/domain/mail/outbox.js';
+import type { Db } from '../../src/db/client.js';
+import { until } from '../helpers/process.js';
 import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 import { startScriptedSmtp, startSmtp } from '../helpers/smtp.js';
 import { fixture, prepareAndApprove, testClock } from './rail.js';
@@ -30,6 +32,18 @@ afterAll(async () => {
 
 const db = () => s.sg.deps.services.db;
 
+type OutboxRow = typeof mailOutbox.$inferSelect;
+/** The outbox row sent to `to` once `ready` holds for it: the mailer works after the answer (bounded). */
+const outboxRow = (on: Db, to: string, ready: (row: OutboxRow) => boolean): Promise<OutboxRow> =>
+  until(
+    async () => {
+      const [row] = await on.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+      return row && ready(row) ? row : null;
+    },
+    100,
+    () => `(outbox row to ${to})`,
+  );
+
 describe('with SMTP', () => {
   it('delivers the invitation with its link to the invited address; the tool result holds no link', async () => {
     const f = await fixture(s);
@@ -46,15 +60,8 @@ describe('with SMTP', () => {
     expect(r.text).not.toContain(link![1]!);
     expect(r.text).not.toMatch(/\/invitations\//);
     // The SMTP server has the message before the mailer records the delivery: wait (bounded) for it.
-    let row: typeof mailOutbox.$inferSelect | undefined;
-    for (let i = 0; i < 200 && row?.status !== 'sent'; i++) {
-      [row] = await db()
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.to, to), eq(mailOutbox.kind, 'invitation')));
-      if (row?.status !== 'sent') await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+    const row = await outboxRow(db(), to, (r) => r.status === 'sent');
+    expect(row).toMatchObject({ kind: 'invitation', status: 'sent', attempts: 1 });
     // A stable Message-ID, the outbox row's own, so a receiver can recognise a repeat.
     expect(msg.raw).toMatch(new RegExp(`Message-ID: <${row!.id}@sitegate\\.test>`, 'i'));
   });
@@ -84,15 +91,8 @@ describe('with SMTP', () => {
     smtp.failNext(1);
     const planId = await prepareAndApprove(s, f, 'prepare_grant_access', { email: to, level: 'editor' });
     expect((await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
-    const first = async () => {
-      for (let i = 0; i < 400; i++) {
-        const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.to, to));
-        if (row && row.attempts >= 1 && row.lastError) return row;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error('first attempt never finished');
-    };
-    expect(await first()).toMatchObject({ status: 'queued', attempts: 1 });
+    const first = await outboxRow(db(), to, (r) => r.attempts >= 1 && r.lastError !== null);
+    expect(first).toMatchObject({ status: 'queued', attempts: 1 });
     expect(smtp.received.some((m) => m.to.includes(to))).toBe(false);
     time.advance(5 * 60_000);
     await runJob(s, 'mail');
@@ -146,11 +146,7 @@ describe('a relay that drops the connection once it has the message', () => {
       const planId = await prepareAndApprove(t, f, 'prepare_grant_access', { email: to, level: 'viewer' });
       expect((await t.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
       const tdb = t.sg.deps.services.db;
-      let row: typeof mailOutbox.$inferSelect | undefined;
-      for (let i = 0; i < 400 && row?.status !== 'uncertain'; i++) {
-        [row] = await tdb.select().from(mailOutbox).where(eq(mailOutbox.to, to));
-        if (row?.status !== 'uncertain') await new Promise((r) => setTimeout(r, 25));
-      }
+      const row = await outboxRow(tdb, to, (r) => r.status === 'uncertain');
       expect(row).toMatchObject({ status: 'uncertain', attempts: 1, sentAt: null });
       const home = await f.owner.get('/');
       expect(home.body).toMatch(
