@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import type { WebsiteRow } from '../gate/authorize.js';
+import type { SiteRef } from '../gate/authorize.js';
 import type { Role } from '../kernel/scopes.js';
 import type { DnsChecker } from './domains/dns-check.js';
 import type { BlobStore } from './library/blobs.js';
@@ -11,7 +11,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { ImageProvider } from './library/image-provider.js';
 
 export type Clock = () => Date;
-export type { WebsiteRow };
+export type { SiteRef };
 
 /** Long-lived services shared by every request of one process. Later areas add theirs here. */
 export type Services = {
@@ -44,8 +44,11 @@ export type WorkspaceCtx = {
   afterCommit?: (task: () => Promise<void>) => void;
 };
 
-/** The context of an action on one website, already authorized by the gate for `role`. */
-export type SiteCtx = WorkspaceCtx & { website: WebsiteRow; role: Role };
+/**
+ * The context of an action on one website, already authorized by the gate for `role`. `website` says
+ * which; websiteRowOf (sites/row.ts) reads the rest of its row where a tool needs it.
+ */
+export type SiteCtx = WorkspaceCtx & { website: SiteRef; role: Role };
 
 /**
  * The same, for a read or for long work outside any one transaction (tools declared 'none' or 'own'):

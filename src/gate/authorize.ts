@@ -1,19 +1,23 @@
 // The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
-import { type Placeholder, type SQL, and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../kernel/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { fixedSelect } from '../db/named.js';
 import { companies, websiteMembers, websites } from '../db/schema.js';
+import { authPart } from '../db/versions.js';
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
 import { siteRoom } from './site-limit.js';
 import { type Area, type Role, type Scope, isRole, roleRank } from '../kernel/scopes.js';
 
-/** A website as the gate hands it over: every column but the published snapshot, which can be large
- * and is read only where needed (publishedSnapshotOf). */
-export type WebsiteRow = Omit<typeof websites.$inferSelect, 'published'>;
+/**
+ * A website as the gate hands it over: who it is and whose. Its other columns (name, revisions,
+ * settings) change with every content write, so the gate does not carry them: a tool that needs them
+ * reads the row in its own transaction (websiteRowOf, src/domain/sites/row.ts).
+ */
+export type SiteRef = { id: string; companyId: string };
 
 /** What the gate needs to know about a tool: the declaration, never the implementation. */
 export type GateRule = {
@@ -136,22 +140,30 @@ function scopeMissing(rule: GateRule): Refusal {
   );
 }
 
-export type Authorized = { website: WebsiteRow; role: Role };
+export type Authorized = { website: SiteRef; role: Role };
 
-/** The live facts the gate reads for (website, creator); cacheable by `GateFactsCache`. */
+/**
+ * The live facts the gate reads for (website, creator); cacheable by `GateFactsCache`. All of them are
+ * auth facts (src/db/versions.ts): a content write leaves them, and their cache entry, as they were.
+ */
 export type GateRow = {
-  website: WebsiteRow;
+  website: SiteRef;
   role: string | null;
   withheldAreas: string[];
   advancedEditor: boolean;
 } | null;
 export type GateFactsCache = FeedCache<GateRow>;
-/** The tables whose change may alter a gate decision (see src/db/change-feed.ts). */
-export const GATE_TABLES = ['websites', 'website_members', 'companies'] as const;
+/**
+ * What may alter a gate decision, as the change feed names it (src/db/change-feed.ts):
+ * `websites:auth` is a website created, deleted or moved to another workspace (migration 0009), not
+ * the content writes that update the row.
+ */
+export const GATE_TABLES = ['websites:auth', 'website_members', 'companies'] as const;
 
 /**
- * Loads the live facts (one query, or the change-feed cache that any committed change to
- * websites, members or companies clears) and decides. Every tool call passes here and only here.
+ * Loads the live facts (one query, or the cache: on PGlite the change feed clears it at any committed
+ * change to what GATE_TABLES names; on PostgreSQL it is kept under the workspace's auth version) and
+ * decides. Every tool call passes here and only here.
  * Given the call's `input`, the rule's declared conditions on it are applied too (createsSite).
  */
 export async function authorize(
@@ -159,14 +171,15 @@ export async function authorize(
   caller: Caller,
   rule: GateRule,
   requested: string | undefined,
-  cache?: GateFactsCache,
+  cache?: Pick<GateFactsCache, 'get'>,
   input?: Readonly<Record<string, unknown>>,
 ): Promise<Authorized> {
   const id = targetWebsiteId(caller, rule, requested);
   const load = () => loadGateRow(db, id, caller.creatorId);
-  const row = cache
-    ? await cache.get(`${id}\u0000${caller.creatorId}`, load, caller.cacheVersion)
-    : await load();
+  // Keyed by the auth part alone: a revocation, role change, withheld area or deleted website raises
+  // it, a content write does not (so a write does not read the facts again that its last write kept).
+  const version = caller.cacheVersion === undefined ? undefined : authPart(caller.cacheVersion);
+  const row = cache ? await cache.get(`${id}\u0000${caller.creatorId}`, load, version) : await load();
   const role = row?.role && isRole(row.role) ? row.role : null;
   const decided = decide(caller, rule, {
     website: row ? { id: row.website.id, companyId: row.website.companyId } : null,
@@ -179,9 +192,6 @@ export async function authorize(
   return { website: row!.website, role: decided };
 }
 
-/** The website's columns without the published snapshot (it can be hundreds of kilobytes). */
-const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);
-
 /**
  * The live facts for (websites matching `where`, creator): each website with its company's withheld
  * areas and advanced-editor grant and the creator's role there. The gate reads one website; tools/list
@@ -190,7 +200,7 @@ const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);
 export function gateFacts(db: Db, creatorId: string | Placeholder, where: SQL | undefined) {
   return db
     .select({
-      website: websiteColumns,
+      website: { id: websites.id, companyId: websites.companyId },
       role: websiteMembers.role,
       withheldAreas: companies.withheldAreas,
       advancedEditor: companies.advancedEditor,

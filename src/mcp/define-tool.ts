@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
-import type { DirectSiteCtx, SiteCtx, WebsiteRow } from '../domain/context.js';
+import type { DirectSiteCtx, SiteCtx, SiteRef } from '../domain/context.js';
 import type { GateRule } from '../gate/authorize.js';
 
 export type Annotations = {
@@ -22,7 +22,7 @@ type ToolExtras = {
    * this tool's own rule, in the given handle; throws the gate's refusal. Tools never call the gate
    * themselves.
    */
-  authorizeWebsite: (db: Db, websiteId: string) => Promise<WebsiteRow>;
+  authorizeWebsite: (db: Db, websiteId: string) => Promise<SiteRef>;
 };
 
 /** What a tool declared `transaction: 'one'` receives: `ctx.tx` is the call's one transaction. */

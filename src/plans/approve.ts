@@ -64,7 +64,14 @@ export type PlanView = {
   timeZone: string;
 };
 
-type Loaded = { plan: PlanRow; site: SiteCtx; connectionName: string; revoked: boolean };
+type Loaded = {
+  plan: PlanRow;
+  site: SiteCtx;
+  /** The plan's website as read here, for its name and time zone. */
+  website: { name: string; config: Record<string, unknown> };
+  connectionName: string;
+  revoked: boolean;
+};
 
 /** Loads a plan for a signed-in user: members who are not owners get owner_only, strangers not_found. */
 async function loadForUser(
@@ -80,7 +87,15 @@ async function loadForUser(
   const [plan] = lock ? await q.for('update') : await q;
   if (!plan) throw planNotFound();
   const [row] = await tx
-    .select({ website: websites, role: websiteMembers.role })
+    .select({
+      website: {
+        id: websites.id,
+        companyId: websites.companyId,
+        name: websites.name,
+        config: websites.config,
+      },
+      role: websiteMembers.role,
+    })
     .from(websites)
     .innerJoin(
       websiteMembers,
@@ -111,12 +126,13 @@ async function loadForUser(
     actor: { userId: plan.creatorId, companyId: row.website.companyId, connectionId: plan.connectionId },
     services,
     progress: noProgress,
-    website: row.website,
+    website: { id: row.website.id, companyId: row.website.companyId },
     role: 'owner',
   };
   return {
     plan,
     site,
+    website: row.website,
     connectionName: conn?.name ?? 'a removed connection',
     revoked: !conn || conn.revokedAt !== null,
   };
@@ -138,7 +154,7 @@ async function evaluate(l: Loaded, userId: string) {
     cannotApprove =
       'What this plan describes has changed since it was prepared. Ask the assistant to prepare it again.';
   }
-  return { review: kind.review(subject, { siteName: l.site.website.name }), revisionChanged, cannotApprove };
+  return { review: kind.review(subject, { siteName: l.website.name }), revisionChanged, cannotApprove };
 }
 
 export async function viewPlan(services: Services, userId: string, planId: string): Promise<PlanView> {
@@ -147,9 +163,9 @@ export async function viewPlan(services: Services, userId: string, planId: strin
     const e = await evaluate(l, userId);
     return {
       plan: l.plan,
-      siteName: l.site.website.name,
+      siteName: l.website.name,
       connectionName: l.connectionName,
-      timeZone: timeZoneOf(l.site.website.config),
+      timeZone: timeZoneOf(l.website.config),
       ...e,
     };
   });

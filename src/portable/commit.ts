@@ -6,7 +6,7 @@ import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
 import { assets } from '../db/schema.js';
 import { assertAssetsOf } from '../domain/sections/store.js';
-import type { DirectSiteCtx, WebsiteRow } from '../domain/context.js';
+import type { DirectSiteCtx, SiteRef } from '../domain/context.js';
 import { insertSite } from '../domain/workspace/create-site.js';
 import { type FetchedAssets, writeBlobs } from './assets.js';
 import { faultPoint } from '../kernel/fault.js';
@@ -15,7 +15,7 @@ import { type ResolvedPage, insertPages, resolveSections } from './rows.js';
 import type { PortableSiteV1 } from './schema.js';
 
 /** Re-runs the gate for a merge target inside the given transaction (the tool passes its own rule). */
-export type AuthorizeTarget = (tx: Db, websiteId: string) => Promise<WebsiteRow>;
+export type AuthorizeTarget = (tx: Db, websiteId: string) => Promise<SiteRef>;
 
 export type CommitOptions = {
   mergeIntoWebsiteId?: string;

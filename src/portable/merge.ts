@@ -6,7 +6,7 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { pages, sections, websites } from '../db/schema.js';
-import type { DirectSiteCtx, WebsiteRow } from '../domain/context.js';
+import type { DirectSiteCtx, SiteRef } from '../domain/context.js';
 import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 import { editedSinceImport } from './refs.js';
 import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
@@ -26,7 +26,7 @@ export type MergeReport = {
 export async function mergeSections(
   tx: Db,
   ctx: DirectSiteCtx,
-  target: WebsiteRow,
+  target: SiteRef,
   incoming: readonly ResolvedPage[],
   forceKeys: readonly string[],
 ): Promise<MergeReport> {

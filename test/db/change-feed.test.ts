@@ -38,6 +38,7 @@ describe.skipIf(process.env.DATABASE_URL)('the database notifies every change th
     'website_members',
     'companies',
     'websites',
+    'websites:auth', // a website created, deleted or moved: what the gate's facts depend on (0009)
     'pages',
     'sections',
     'brands',

@@ -9,6 +9,7 @@ import { invitations, users, websiteMembers } from '../../db/schema.js';
 import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
+import { websiteRowOf } from '../sites/row.js';
 
 export const INVITE_LEVELS = ['editor', 'viewer'] as const;
 export type InviteLevel = (typeof INVITE_LEVELS)[number];
@@ -92,15 +93,16 @@ export async function createInvitation(ctx: SiteCtx, email: string, level: Invit
     expiresAt,
   });
   const link = `${ctx.services.config.baseUrl}/invitations/${token}`;
+  const { name } = await websiteRowOf(ctx);
   const mailId = await queueMail(
     ctx.tx,
     {
       websiteId: ctx.website.id,
       kind: 'invitation',
       to: email,
-      subject: `You are invited to ${ctx.website.name}`,
+      subject: `You are invited to ${name}`,
       text: [
-        `You have been invited to work on ${ctx.website.name} as ${level === 'editor' ? 'an editor' : 'a viewer'}.`,
+        `You have been invited to work on ${name} as ${level === 'editor' ? 'an editor' : 'a viewer'}.`,
         '',
         `Accept the invitation: ${link}`,
         '',

@@ -9,6 +9,7 @@ import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, notFound } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { money } from '../money.js';
+import { websiteRowOf } from '../sites/row.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
 
@@ -100,9 +101,10 @@ export function documentEmail(d: DocumentContent, sender: string) {
 export async function sendDocument(ctx: SiteCtx, documentId: string) {
   const d = await documentOf(ctx, documentId);
   assertSendable(d);
+  const { name } = await websiteRowOf(ctx);
   const mailId = await queueMail(
     ctx.tx,
-    { websiteId: ctx.website.id, kind: 'document', ...documentEmail(d, ctx.website.name) },
+    { websiteId: ctx.website.id, kind: 'document', ...documentEmail(d, name) },
     ctx.now,
   );
   await ctx.tx

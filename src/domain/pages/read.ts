@@ -9,6 +9,7 @@ import { diffDraft } from './draft-changes.js';
 import type { Db } from '../../db/client.js';
 import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
 import { loadDraft } from '../sites/draft.js';
+import { websiteRowOf } from '../sites/row.js';
 
 /** A short, readable label for a section in listings (never the whole content). */
 export function sectionLabel(content: Record<string, unknown>): string {
@@ -90,10 +91,11 @@ export async function draftChanges(
 }
 
 export async function listDraftChanges(ctx: DirectSiteCtx) {
-  const changes = await draftChanges(ctx.db, ctx.website);
+  const website = await websiteRowOf(ctx);
+  const changes = await draftChanges(ctx.db, website);
   return {
-    published: ctx.website.publishedRev !== null,
-    draftRevision: ctx.website.draftRev,
+    published: website.publishedRev !== null,
+    draftRevision: website.draftRev,
     changes,
     summary:
       changes.length === 0

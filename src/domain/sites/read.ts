@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { companies, domains, pages, sections, websiteMembers, websites } from '../../db/schema.js';
 import type { DirectSiteCtx } from '../context.js';
 import { draftChanges } from '../pages/read.js';
+import { websiteRowOf } from './row.js';
 
 export type SiteSummary = {
   websiteId: string;
@@ -47,7 +48,7 @@ export async function listSites(
 }
 
 export async function siteOverview(ctx: DirectSiteCtx) {
-  const w = ctx.website;
+  const w = await websiteRowOf(ctx);
   const [company] = await ctx.db
     .select({ name: companies.name })
     .from(companies)

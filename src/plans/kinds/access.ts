@@ -15,6 +15,7 @@ import type { SiteCtx } from '../../domain/context.js';
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
+import { websiteRowOf } from '../../domain/sites/row.js';
 
 const AccessSubject = z.object({
   siteName: z.string(),
@@ -91,9 +92,10 @@ export async function prepareGrantAccess(
   const level = checkLevel(input.level);
   const email = normaliseEmail(input.email);
   await assertInvitable(ctx, email);
+  const { name } = await websiteRowOf(ctx);
   return createPlan(ctx, 'grant_access', {
-    subject: { siteName: ctx.website.name, email, level },
+    subject: { siteName: name, email, level },
     pinnedRevision: await revision(ctx, { email, level }),
-    summary: `Invite ${email} to ${ctx.website.name} as ${level}.`,
+    summary: `Invite ${email} to ${name} as ${level}.`,
   });
 }

@@ -12,6 +12,7 @@ import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/s
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
+import { websiteRowOf } from '../../domain/sites/row.js';
 
 const publishing = { scope: 'publish', area: 'publishing', role: 'editor' } as const;
 
@@ -72,8 +73,9 @@ export const publishKind = defineKind<PublishSubject>({
 export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   const pinnedRevision = await draftRevision(ctx);
   const draft = await loadDraft(ctx.tx, ctx.website.id);
+  const website = await websiteRowOf(ctx);
   const changes = diffDraft(draft, await publishedSnapshotOf(ctx.tx, ctx.website.id));
-  if (ctx.website.publishedRev !== null && changes.length === 0) {
+  if (website.publishedRev !== null && changes.length === 0) {
     throw new Refusal(
       'conflict',
       'The draft already matches the live site; there is nothing to publish.',
@@ -81,7 +83,7 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
     );
   }
   const subject: PublishSubject = {
-    siteName: ctx.website.name,
+    siteName: website.name,
     changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
     review: reviewPublish(draft, await publishedSnapshotOf(ctx.tx, ctx.website.id)),
     draft,
@@ -89,7 +91,7 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   return createPlan(ctx, 'publish', {
     subject,
     pinnedRevision,
-    summary: `Publish the draft of ${ctx.website.name} (${changes.length} change(s)) to the live site.`,
+    summary: `Publish the draft of ${website.name} (${changes.length} change(s)) to the live site.`,
   });
 }
 
@@ -121,13 +123,14 @@ export const unpublishKind = defineKind<UnpublishSubject>({
 });
 
 export async function prepareUnpublish(ctx: SiteCtx): Promise<PlanTicket> {
-  if (ctx.website.publishedRev === null) {
+  const website = await websiteRowOf(ctx);
+  if (website.publishedRev === null) {
     throw new Refusal('conflict', 'The site is not live; there is nothing to unpublish.');
   }
   const pinnedRevision = await publishedRevision(ctx);
   return createPlan(ctx, 'unpublish', {
-    subject: { siteName: ctx.website.name, publishedAt: ctx.website.publishedAt?.toISOString() ?? null },
+    subject: { siteName: website.name, publishedAt: website.publishedAt?.toISOString() ?? null },
     pinnedRevision,
-    summary: `Take ${ctx.website.name} offline (the draft is kept).`,
+    summary: `Take ${website.name} offline (the draft is kept).`,
   });
 }

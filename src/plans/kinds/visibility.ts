@@ -7,6 +7,7 @@ import type { SiteCtx } from '../../domain/context.js';
 import { Refusal } from '../../kernel/errors.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
+import { websiteRowOf } from '../../domain/sites/row.js';
 
 const VisibilitySubject = z.object({ siteName: z.string(), visible: z.boolean() });
 type VisibilitySubject = z.infer<typeof VisibilitySubject>;
@@ -60,9 +61,10 @@ export const searchVisibilityKind = defineKind<VisibilitySubject>({
 export async function prepareSearchVisibility(ctx: SiteCtx, visible: boolean): Promise<PlanTicket> {
   const now = await currentValue(ctx);
   if (now === visible) throw new Refusal('conflict', `The site is already ${describe(visible)}.`);
+  const { name } = await websiteRowOf(ctx);
   return createPlan(ctx, 'search_visibility', {
-    subject: { siteName: ctx.website.name, visible },
+    subject: { siteName: name, visible },
     pinnedRevision: `searchVisible:${now}`,
-    summary: `Make ${ctx.website.name} ${describe(visible)}.`,
+    summary: `Make ${name} ${describe(visible)}.`,
   });
 }
