@@ -65,6 +65,17 @@ describe('publish', () => {
     const changes = await s.call(f.demo.tokens.all, 'list_draft_changes');
     expect(changes.data!.changes).toEqual([]);
   });
+
+  it('is refused when the draft already matches the live site, and no plan is created', async () => {
+    const f = await fixture(s);
+    const planId = await prepareAndApprove(s, f, 'prepare_publish');
+    expect((await confirm(f.demo.tokens.all, planId)).ok).toBe(true);
+    const plans = (await plansOf(f.demo.websites.main)).length;
+    const r = await s.call(f.demo.tokens.all, 'prepare_publish');
+    expect(r.error?.code).toBe('conflict');
+    expect(r.error?.message).toMatch(/already matches the live site/);
+    expect(await plansOf(f.demo.websites.main)).toHaveLength(plans);
+  });
 });
 
 describe('unpublish', () => {

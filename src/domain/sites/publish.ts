@@ -26,12 +26,3 @@ export async function unpublishSite(tx: Db, websiteId: string, now: Date): Promi
     .set({ published: null, publishedRev: null, publishedAt: null, updatedAt: now })
     .where(eq(websites.id, websiteId));
 }
-
-/** The live snapshot of a website, or null while it is not published. */
-export async function publishedSnapshotOf(tx: Db, websiteId: string): Promise<PublishedSnapshot | null> {
-  const [row] = await tx
-    .select({ published: websites.published })
-    .from(websites)
-    .where(eq(websites.id, websiteId));
-  return row?.published ?? null;
-}

@@ -7,7 +7,7 @@ import { websites } from '../../db/schema.js';
 import { notFound } from '../../kernel/errors.js';
 import { type AnySiteCtx, dbOf } from '../context.js';
 
-/** Every column but the published snapshot, which can be large (publishedSnapshotOf reads it). */
+/** Every column but the published snapshot, which can be large (publish plans read it, locked). */
 export type WebsiteRow = Omit<typeof websites.$inferSelect, 'published'>;
 
 const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);

@@ -8,11 +8,10 @@ import { Refusal } from '../../kernel/errors.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { PublishReview, reviewPublish } from '../../domain/pages/publish-review.js';
 import { type SnapshotPage, loadDraft } from '../../domain/sites/draft.js';
-import { publishDraft, publishedSnapshotOf, unpublishSite } from '../../domain/sites/publish.js';
+import { publishDraft, unpublishSite } from '../../domain/sites/publish.js';
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
-import { websiteRowOf } from '../../domain/sites/row.js';
 
 const publishing = { scope: 'publish', area: 'publishing', role: 'editor' } as const;
 
@@ -26,22 +25,27 @@ const PublishSubject = z.object({
 });
 type PublishSubject = z.infer<typeof PublishSubject>;
 
+/** The website's row, locked: what publish and unpublish plans are pinned to and describe. */
 async function lockedSite(ctx: SiteCtx) {
   const [site] = await ctx.tx.select().from(websites).where(eq(websites.id, ctx.website.id)).for('update');
   if (!site) throw new Error('website vanished');
   return site;
 }
 
+type Site = Awaited<ReturnType<typeof lockedSite>>;
+
 /** The draft revision: the draft counter and a fingerprint of every page and section of the draft. */
-async function draftRevision(ctx: SiteCtx): Promise<string> {
-  const site = await lockedSite(ctx);
-  const draft = await loadDraft(ctx.tx, site.id);
+function draftRevisionOf(site: Site, draft: unknown): string {
   return `draft:${site.draftRev}:${sha256OfCanonicalJson(draft)}`;
 }
 
-/** The published snapshot revision (what unpublish takes offline). */
-async function publishedRevision(ctx: SiteCtx): Promise<string> {
+async function draftRevision(ctx: SiteCtx): Promise<string> {
   const site = await lockedSite(ctx);
+  return draftRevisionOf(site, await loadDraft(ctx.tx, site.id));
+}
+
+/** The published snapshot revision (what unpublish takes offline). */
+function publishedRevisionOf(site: Site): string {
   if (site.publishedRev === null) return 'published:none';
   return `published:${site.publishedRev}:${site.publishedAt?.getTime() ?? 0}:${sha256OfCanonicalJson(site.published)}`;
 }
@@ -71,11 +75,12 @@ export const publishKind = defineKind<PublishSubject>({
 });
 
 export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
-  const pinnedRevision = await draftRevision(ctx);
-  const draft = await loadDraft(ctx.tx, ctx.website.id);
-  const website = await websiteRowOf(ctx);
-  const changes = diffDraft(draft, await publishedSnapshotOf(ctx.tx, ctx.website.id));
-  if (website.publishedRev !== null && changes.length === 0) {
+  // One locked read of the row and one of the draft serve the pin, the changes and the review.
+  const site = await lockedSite(ctx);
+  const draft = await loadDraft(ctx.tx, site.id);
+  const pinnedRevision = draftRevisionOf(site, draft);
+  const changes = diffDraft(draft, site.published);
+  if (site.publishedRev !== null && changes.length === 0) {
     throw new Refusal(
       'conflict',
       'The draft already matches the live site; there is nothing to publish.',
@@ -83,15 +88,15 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
     );
   }
   const subject: PublishSubject = {
-    siteName: website.name,
+    siteName: site.name,
     changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
-    review: reviewPublish(draft, await publishedSnapshotOf(ctx.tx, ctx.website.id)),
+    review: reviewPublish(draft, site.published),
     draft,
   };
   return createPlan(ctx, 'publish', {
     subject,
     pinnedRevision,
-    summary: `Publish the draft of ${website.name} (${changes.length} change(s)) to the live site.`,
+    summary: `Publish the draft of ${site.name} (${changes.length} change(s)) to the live site.`,
   });
 }
 
@@ -102,7 +107,7 @@ export const unpublishKind = defineKind<UnpublishSubject>({
   kind: 'unpublish',
   rule: { name: 'confirm_pending_action (unpublish)', ...publishing },
   subject: UnpublishSubject,
-  revision: (ctx) => publishedRevision(ctx),
+  revision: async (ctx) => publishedRevisionOf(await lockedSite(ctx)),
   review: (s) => ({
     title: `Take ${s.siteName} offline`,
     facts: [
@@ -123,14 +128,13 @@ export const unpublishKind = defineKind<UnpublishSubject>({
 });
 
 export async function prepareUnpublish(ctx: SiteCtx): Promise<PlanTicket> {
-  const website = await websiteRowOf(ctx);
-  if (website.publishedRev === null) {
+  const site = await lockedSite(ctx);
+  if (site.publishedRev === null) {
     throw new Refusal('conflict', 'The site is not live; there is nothing to unpublish.');
   }
-  const pinnedRevision = await publishedRevision(ctx);
   return createPlan(ctx, 'unpublish', {
-    subject: { siteName: website.name, publishedAt: website.publishedAt?.toISOString() ?? null },
-    pinnedRevision,
-    summary: `Take ${website.name} offline (the draft is kept).`,
+    subject: { siteName: site.name, publishedAt: site.publishedAt?.toISOString() ?? null },
+    pinnedRevision: publishedRevisionOf(site),
+    summary: `Take ${site.name} offline (the draft is kept).`,
   });
 }

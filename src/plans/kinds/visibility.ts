@@ -7,19 +7,19 @@ import type { SiteCtx } from '../../domain/context.js';
 import { Refusal } from '../../kernel/errors.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
-import { websiteRowOf } from '../../domain/sites/row.js';
 
 const VisibilitySubject = z.object({ siteName: z.string(), visible: z.boolean() });
 type VisibilitySubject = z.infer<typeof VisibilitySubject>;
 
-async function currentValue(ctx: SiteCtx): Promise<boolean> {
+/** The setting as it is now (row locked), with the site's name the plan shows. */
+async function lockedSetting(ctx: SiteCtx): Promise<{ visible: boolean; name: string }> {
   const [row] = await ctx.tx
-    .select({ v: websites.searchVisible })
+    .select({ visible: websites.searchVisible, name: websites.name })
     .from(websites)
     .where(eq(websites.id, ctx.website.id))
     .for('update');
   if (!row) throw new Error('website vanished');
-  return row.v;
+  return row;
 }
 
 const describe = (v: boolean) => (v ? 'visible to search engines' : 'hidden from search engines');
@@ -40,7 +40,7 @@ export const searchVisibilityKind = defineKind<VisibilitySubject>({
     role: 'editor',
   },
   subject: VisibilitySubject,
-  revision: async (ctx) => `searchVisible:${await currentValue(ctx)}`,
+  revision: async (ctx) => `searchVisible:${(await lockedSetting(ctx)).visible}`,
   review: (s) => ({
     title: `Make ${s.siteName} ${describe(s.visible)}`,
     facts: [
@@ -59,9 +59,8 @@ export const searchVisibilityKind = defineKind<VisibilitySubject>({
 });
 
 export async function prepareSearchVisibility(ctx: SiteCtx, visible: boolean): Promise<PlanTicket> {
-  const now = await currentValue(ctx);
+  const { visible: now, name } = await lockedSetting(ctx);
   if (now === visible) throw new Refusal('conflict', `The site is already ${describe(visible)}.`);
-  const { name } = await websiteRowOf(ctx);
   return createPlan(ctx, 'search_visibility', {
     subject: { siteName: name, visible },
     pinnedRevision: `searchVisible:${now}`,
