@@ -6,7 +6,8 @@
 // websites). Printed per leg: req/s, p50, p99, ratio to the echo, server CPU per call, database and
 // Redis round trips per call (counted by the server, SITEGATE_COUNT_ROUND_TRIPS) and peak RSS.
 // PostgreSQL legs need BENCH_DATABASE_URL (default: DATABASE_URL) and REDIS_URL; without them they
-// are skipped. BENCH_SECONDS (default 3) per leg, after a 1 s warm-up.
+// are skipped. BENCH_SECONDS (default 3) per leg, after a 1 s warm-up. BENCH_COMPILED=1 runs Sitegate
+// from dist/ without tsx, as `npm start` and the `sitegate` command do (bench/compiled.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { buildIfStale, compiled, serveArgs } from './compiled.js';
 import { measuredEnv } from './mcp.js';
 
 const CONNECTIONS = 32;
@@ -240,7 +242,7 @@ async function serveDemo(name: string, extra: Record<string, string>, reuseFrom?
   const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-ladder-'));
   const port = await freePort();
   const out = reuseFrom ?? path.join(dir, 'demo.json');
-  const args = ['--import', 'tsx', 'bench/serve.ts', out, ...(reuseFrom ? ['--reuse'] : [])];
+  const args = serveArgs(out, ...(reuseFrom ? ['--reuse'] : []));
   const proc = await start(name, args, serveEnv(dir, port, extra), 'bench server');
   const demo = JSON.parse(readFileSync(out, 'utf8')) as Demo;
   return { proc, demo, out, mcp: `${proc.url}/api/mcp` };
@@ -258,6 +260,7 @@ const toolsList = (d: Demo) => mcpRequest(d.tokens.all, 'tools/list', {});
 export async function bench(): Promise<void> {
   const procs: Proc[] = [];
   const rows: Row[] = [];
+  buildIfStale(root);
   try {
     const floorPort = await freePort();
     const floor = await start(
@@ -387,7 +390,7 @@ export async function bench(): Promise<void> {
 function printTable(rows: Row[]): void {
   const cpu = cpus();
   console.log(
-    `\nLadder, ${CONNECTIONS} connections, ${SECONDS} s legs, ${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? '?'}, Node ${process.version}`,
+    `\nLadder, ${CONNECTIONS} connections, ${SECONDS} s legs, ${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? '?'}, Node ${process.version}, Sitegate ${compiled ? 'compiled (dist/)' : 'through tsx (src/)'}`,
   );
   console.log(
     '| leg | req/s | p50 ms | p99 ms | vs echo | server CPU ms/call | DB trips/call | Redis trips/call | peak RSS MB | errors |',

@@ -1,12 +1,13 @@
 // Benchmark (issue: foundation): `tools/call get_page` against Sitegate's full stack (auth, gate,
 // limits, database, Activity) vs the bare SDK stateless echo server, both driven in the same run by
 // autocannon from this (separate) process at 32 connections over keep-alive HTTP.
-// BENCH_COMPILED=1: Sitegate runs from dist/ (npm run build first) without tsx, as `sitegate` does.
+// BENCH_COMPILED=1: Sitegate runs from dist/ (rebuilt first when stale) without tsx, as `sitegate` does.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { buildIfStale, compiled } from './compiled.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -98,6 +99,7 @@ export function measuredEnv(dir: string, port: number): Record<string, string> {
 }
 
 export async function bench(): Promise<void> {
+  buildIfStale(root);
   const basePort = 19_100 + Math.floor(Math.random() * 500);
   const baseline = await start(['bench/baseline-server.ts', String(basePort)], {}, (o) =>
     o.includes('ready'),
@@ -106,13 +108,7 @@ export async function bench(): Promise<void> {
   const sgPort = basePort + 1;
   const demoFile = path.join(dir, 'demo.json');
   const env = measuredEnv(dir, sgPort);
-  const args = [
-    process.env.BENCH_COMPILED ? 'dist/main.js' : 'src/main.ts',
-    'serve',
-    '--demo',
-    '--demo-out',
-    demoFile,
-  ];
+  const args = [compiled ? 'dist/main.js' : 'src/main.ts', 'serve', '--demo', '--demo-out', demoFile];
   const banner = (o: string) => o.includes('Sitegate demo is running');
   // The first start creates the embedded database (PGlite's initdb peaks near 900 MB RSS once);
   // the measured process is a second start on that data directory, as a running service is.

@@ -1,10 +1,10 @@
 // CPU profile of the PostgreSQL get_page leg, summarised by layer (issue 17). Starts one
-// `bench/serve.ts` on PostgreSQL + Redis with --cpu-prof, drives get_page for BENCH_SECONDS at 32
+// `bench/serve.mjs` on PostgreSQL + Redis with --cpu-prof, drives get_page for BENCH_SECONDS at 32
 // connections, stops it and attributes self time to layers by the script each sample falls in.
 // Usage: [BENCH_DATABASE_URL=… REDIS_URL=…] tsx bench/profile.ts [repo root to profile, default this one]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -61,6 +61,9 @@ export function summarise(file: string, seconds: number): Array<[string, number]
   return shares;
 }
 
+const serverScript = (root: string) =>
+  existsSync(path.join(root, 'bench/serve.mjs')) ? 'bench/serve.mjs' : 'bench/serve.ts';
+
 export async function bench(): Promise<void> {
   const root = path.resolve(
     process.argv[2] ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..'),
@@ -75,7 +78,8 @@ export async function bench(): Promise<void> {
   const out = path.join(dir, 'demo.json');
   const child = spawn(
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/serve.ts', out],
+    // An older checkout (A/B against another commit) still has the TypeScript server.
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', serverScript(root), out],
     {
       cwd: root,
       env: {

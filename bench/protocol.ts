@@ -35,7 +35,7 @@ async function serve(which: 'v1' | 'v2'): Promise<Served> {
   const dir = mkdtempSync(path.join(tmpdir(), `sitegate-bench-${which}-`));
   const out = path.join(dir, 'demo.json');
   const env = { ...process.env, ...measuredEnv(dir, await freePort()), MCP_PATH_UNDER_TEST: which };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts', out], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.mjs', out], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

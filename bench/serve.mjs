@@ -1,27 +1,32 @@
 // A Sitegate demo server for the MCP benchmarks: `serve --demo` on the product's v2 endpoint, or with
 // MCP_PATH_UNDER_TEST=v1 on the replaced v1 path (bench/v1-endpoint.ts) behind the same edge.
-// Usage: tsx bench/serve.ts <demo-out.json> [--reuse]   (PORT, DATA_DIR… as for `sitegate serve`)
+// Usage: node [--import tsx] bench/serve.mjs <demo-out.json> [--reuse]   (PORT, DATA_DIR… as for `sitegate serve`)
 // --reuse: another process already seeded the demo into this database and wrote the file.
 // BENCH_TAG seeds a tagged demo (PostgreSQL databases that outlive a run); BENCH_LIMIT_PREFIX
 // isolates the Redis rate-limit keys of one run.
+// Plain JavaScript, so that BENCH_COMPILED=1 runs the compiled product (dist/, `npm run build`) with no
+// TypeScript loader in the process, as `sitegate serve` does; through tsx it imports src/.
 import { existsSync, writeFileSync } from 'node:fs';
-import { loadConfig } from '../src/config.js';
-import { seedDemo } from '../src/demo/seed.js';
-import { createSitegate } from '../src/runtime.js';
-import { v1Endpoint } from './v1-endpoint.js';
 
-const config = loadConfig();
+const from = process.env.BENCH_COMPILED ? '../dist' : '../src';
+const { loadConfig } = await import(`${from}/config.js`);
+const { seedDemo } = await import(`${from}/demo/seed.js`);
+const { createSitegate } = await import(`${from}/runtime.js`);
+
+const [out, flag] = process.argv.slice(2);
+if (!out) throw new Error('usage: bench/serve.mjs <demo-out.json> [--reuse]');
 const v1 = process.env.MCP_PATH_UNDER_TEST === 'v1';
+const config = loadConfig();
 const sg = await createSitegate(config, {
-  mcpEndpoint: v1 ? v1Endpoint : undefined,
+  mcpEndpoint: v1 ? (await import('./v1-endpoint.js')).v1Endpoint : undefined,
   limitPrefix: process.env.BENCH_LIMIT_PREFIX || undefined,
 });
-const reuse = process.argv[3] === '--reuse' && existsSync(process.argv[2]!);
+const reuse = flag === '--reuse' && existsSync(out);
 const demo = reuse ? null : await seedDemo(sg.deps.services.db, { tag: process.env.BENCH_TAG || undefined });
 const { url } = await sg.listen();
 if (demo) {
   writeFileSync(
-    process.argv[2]!,
+    out,
     JSON.stringify({
       mcpUrl: `${url}/api/mcp`,
       tokens: demo.tokens,
