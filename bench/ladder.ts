@@ -296,6 +296,30 @@ export async function bench(): Promise<void> {
       );
     };
 
+    /**
+     * A subject against its reference (two processes against one, the large database against the
+     * small): reference, subject, reference, then the echo and the subject again, so drift between legs
+     * hits both alike. The row is the subject's last leg, beside its echo; the ratio to the reference
+     * is taken on both pairs together, and each pair's is printed too.
+     */
+    const againstReference = async (
+      name: string,
+      refName: string,
+      reference: () => Promise<Row>,
+      subject: () => Promise<Row>,
+    ) => {
+      const ref1 = await reference();
+      const sub1 = await subject();
+      const ref2 = await reference();
+      await echoRatio(name, async () => {
+        const sub2 = await subject();
+        const both = (sub1.rps + sub2.rps) / (ref1.rps + ref2.rps);
+        const pairs = [sub1.rps / ref1.rps, sub2.rps / ref2.rps].map((r) => `${r.toFixed(2)}x`).join(', ');
+        sub2.leg += ` (${both.toFixed(2)}x ${refName}; pairs ${pairs})`;
+        return sub2;
+      });
+    };
+
     const beside = async (s: { mcp: string; demo: Demo; proc: Proc }, backend: string) => {
       const both = await besideLegs(s.mcp, s.demo, s.proc, backend);
       rows.push(...both);
@@ -348,17 +372,19 @@ export async function bench(): Promise<void> {
       );
       const two = await serveDemo('postgres-2', pgEnv, one.out);
       procs.push(two.proc);
-      const oneLeg = await leg('get_page, one process (reference)', [
-        { url: one.mcp, req: getPage(one.demo), proc: one.proc },
-      ]);
-      await echoRatio('two processes', async () => {
-        const row = await leg('get_page, two processes, PostgreSQL + Redis', [
-          { url: one.mcp, req: getPage(one.demo), proc: one.proc },
-          { url: `${two.proc.url}/api/mcp`, req: getPage(one.demo), proc: two.proc },
-        ]);
-        row.leg += ` (${(row.rps / oneLeg.rps).toFixed(2)}x one process)`;
-        return row;
-      });
+      await againstReference(
+        'two processes',
+        'one process',
+        () =>
+          leg('get_page, one process (reference)', [
+            { url: one.mcp, req: getPage(one.demo), proc: one.proc },
+          ]),
+        () =>
+          leg('get_page, two processes, PostgreSQL + Redis', [
+            { url: one.mcp, req: getPage(one.demo), proc: one.proc },
+            { url: `${two.proc.url}/api/mcp`, req: getPage(one.demo), proc: two.proc },
+          ]),
+      );
       one.proc.child.kill();
       two.proc.child.kill();
 
@@ -368,17 +394,19 @@ export async function bench(): Promise<void> {
       await seedLarge(largeUrl);
       const small = await serveDemo('postgres-small', { ...pgEnv, BENCH_TAG: `${pgEnv.BENCH_TAG}s` });
       procs.push(small.proc);
-      const smallLeg = await leg('get_page, small database (reference)', [
-        { url: small.mcp, req: getPage(small.demo), proc: small.proc },
-      ]);
+      await againstReference(
+        'large database',
+        'small database',
+        () =>
+          leg('get_page, small database (reference)', [
+            { url: small.mcp, req: getPage(small.demo), proc: small.proc },
+          ]),
+        () =>
+          leg('get_page, 100,000 connections / 10,000 websites', [
+            { url: large.mcp, req: getPage(large.demo), proc: large.proc },
+          ]),
+      );
       small.proc.child.kill();
-      await echoRatio('large database', async () => {
-        const row = await leg('get_page, 100,000 connections / 10,000 websites', [
-          { url: large.mcp, req: getPage(large.demo), proc: large.proc },
-        ]);
-        row.leg += ` (${(row.rps / smallLeg.rps).toFixed(2)}x small database)`;
-        return row;
-      });
       large.proc.child.kill();
     }
   } finally {
