@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { buildIfStale, compiled } from './compiled.js';
+import { buildIfStale, compiled, productNodeFlags } from './compiled.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -21,7 +21,7 @@ function start(
   ready: (out: string) => boolean,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const loader = args[0]?.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const loader = args.some((a) => a.endsWith('.ts')) ? ['--import', 'tsx'] : [];
     const child = spawn(process.execPath, [...loader, ...args], {
       cwd: root,
       env: { ...process.env, ...env },
@@ -108,7 +108,14 @@ export async function bench(): Promise<void> {
   const sgPort = basePort + 1;
   const demoFile = path.join(dir, 'demo.json');
   const env = measuredEnv(dir, sgPort);
-  const args = [compiled ? 'dist/main.js' : 'src/main.ts', 'serve', '--demo', '--demo-out', demoFile];
+  const args = [
+    ...productNodeFlags,
+    compiled ? 'dist/main.js' : 'src/main.ts',
+    'serve',
+    '--demo',
+    '--demo-out',
+    demoFile,
+  ];
   const banner = (o: string) => o.includes('Sitegate demo is running');
   // The first start creates the embedded database (PGlite's initdb peaks near 900 MB RSS once);
   // the measured process is a second start on that data directory, as a running service is.

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { productNodeFlags } from './compiled.js';
 
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 15);
 
@@ -27,8 +28,8 @@ async function run(mode: 'compiled' | 'tsx', dataDir: string) {
   const out = path.join(dataDir, `demo-${port}.json`);
   const args =
     mode === 'compiled'
-      ? ['dist/main.js', 'serve', '--demo', '--demo-out', out]
-      : ['--import', 'tsx', 'src/main.ts', 'serve', '--demo', '--demo-out', out];
+      ? [...productNodeFlags, 'dist/main.js', 'serve', '--demo', '--demo-out', out]
+      : [...productNodeFlags, '--import', 'tsx', 'src/main.ts', 'serve', '--demo', '--demo-out', out];
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
