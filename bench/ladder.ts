@@ -305,14 +305,14 @@ export async function bench(): Promise<void> {
     const againstReference = async (
       name: string,
       refName: string,
-      reference: () => Promise<Row>,
-      subject: () => Promise<Row>,
+      reference: [leg: string, targets: Target[]],
+      subject: [leg: string, targets: Target[]],
     ) => {
-      const ref1 = await reference();
-      const sub1 = await subject();
-      const ref2 = await reference();
+      const ref1 = await leg(...reference);
+      const sub1 = await leg(...subject);
+      const ref2 = await leg(...reference);
       await echoRatio(name, async () => {
-        const sub2 = await subject();
+        const sub2 = await leg(...subject);
         const both = (sub1.rps + sub2.rps) / (ref1.rps + ref2.rps);
         const pairs = [sub1.rps / ref1.rps, sub2.rps / ref2.rps].map((r) => `${r.toFixed(2)}x`).join(', ');
         sub2.leg += ` (${both.toFixed(2)}x ${refName}; pairs ${pairs})`;
@@ -372,18 +372,15 @@ export async function bench(): Promise<void> {
       );
       const two = await serveDemo('postgres-2', pgEnv, one.out);
       procs.push(two.proc);
+      const onePage = { url: one.mcp, req: getPage(one.demo), proc: one.proc };
       await againstReference(
         'two processes',
         'one process',
-        () =>
-          leg('get_page, one process (reference)', [
-            { url: one.mcp, req: getPage(one.demo), proc: one.proc },
-          ]),
-        () =>
-          leg('get_page, two processes, PostgreSQL + Redis', [
-            { url: one.mcp, req: getPage(one.demo), proc: one.proc },
-            { url: `${two.proc.url}/api/mcp`, req: getPage(one.demo), proc: two.proc },
-          ]),
+        ['get_page, one process (reference)', [onePage]],
+        [
+          'get_page, two processes, PostgreSQL + Redis',
+          [onePage, { url: `${two.proc.url}/api/mcp`, req: getPage(one.demo), proc: two.proc }],
+        ],
       );
       one.proc.child.kill();
       two.proc.child.kill();
@@ -397,14 +394,14 @@ export async function bench(): Promise<void> {
       await againstReference(
         'large database',
         'small database',
-        () =>
-          leg('get_page, small database (reference)', [
-            { url: small.mcp, req: getPage(small.demo), proc: small.proc },
-          ]),
-        () =>
-          leg('get_page, 100,000 connections / 10,000 websites', [
-            { url: large.mcp, req: getPage(large.demo), proc: large.proc },
-          ]),
+        [
+          'get_page, small database (reference)',
+          [{ url: small.mcp, req: getPage(small.demo), proc: small.proc }],
+        ],
+        [
+          'get_page, 100,000 connections / 10,000 websites',
+          [{ url: large.mcp, req: getPage(large.demo), proc: large.proc }],
+        ],
       );
       small.proc.child.kill();
       large.proc.child.kill();

@@ -34,7 +34,14 @@ function freePort(): Promise<number> {
 async function serve(which: 'v1' | 'v2'): Promise<Served> {
   const dir = mkdtempSync(path.join(tmpdir(), `sitegate-bench-${which}-`));
   const out = path.join(dir, 'demo.json');
-  const env = { ...process.env, ...measuredEnv(dir, await freePort()), MCP_PATH_UNDER_TEST: which };
+  // Both paths from src/ through tsx: the v1 endpoint exists only as TypeScript, and a compiled v2
+  // beside it would compare builds, not protocol paths (so BENCH_COMPILED is cleared).
+  const env = {
+    ...process.env,
+    ...measuredEnv(dir, await freePort()),
+    MCP_PATH_UNDER_TEST: which,
+    BENCH_COMPILED: '',
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.mjs', out], {
     cwd: root,
     env,

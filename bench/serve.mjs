@@ -16,6 +16,8 @@ const { createSitegate } = await import(`${from}/runtime.js`);
 const [out, flag] = process.argv.slice(2);
 if (!out) throw new Error('usage: bench/serve.mjs <demo-out.json> [--reuse]');
 const v1 = process.env.MCP_PATH_UNDER_TEST === 'v1';
+if (v1 && from === '../dist')
+  throw new Error('the v1 path (bench/v1-endpoint.ts) runs from src/ through tsx only');
 const config = loadConfig();
 const sg = await createSitegate(config, {
   mcpEndpoint: v1 ? (await import('./v1-endpoint.js')).v1Endpoint : undefined,

@@ -5,9 +5,9 @@
 // Its V8 flags (issue 17) keep the memory that Node 20 keeps by default. Node 24 sizes the young
 // generation from the machine's memory (84 MB of start-up garbage stayed resident after importing
 // drizzle-orm on a 24 GiB machine), and --liftoff-only set from inside the process
-// (src/db/client.ts) no longer stops TurboFan recompiling PGlite's WebAssembly there: the embedded
-// demo's serving process peaked at 940 MB on Node 24 without them and 289 MB with them, req/s
-// unchanged (Node 22: 270 and 250 MB). `npm start` runs this file; so should a service manager
+// (src/db/client.ts) no longer stops TurboFan recompiling PGlite's WebAssembly there: on Node 24
+// the embedded demo's serving process peaked at 940 MB at start without them and 289 MB with them
+// (941 against 306–354 MB through the ladder's load), req/s unchanged (Node 22: 270 and 250 MB). `npm start` runs this file; so should a service manager
 // (docs/operating.md).
 import { fileURLToPath } from 'node:url';
 import { buildIsFresh } from './build-freshness.mjs';

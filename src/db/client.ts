@@ -120,7 +120,9 @@ export const PGLITE_START_PARAMS = [
  * compilations malloc stays in the threads' arenas for good. Baseline code only: idle after a first
  * start 348 -> 235 MB, after a restart 264 -> 186 MB, cold start faster too (bench/startup.ts), and
  * get_page's req/s unchanged within noise (bench/mcp.ts: Activity writes run in PGlite). Set before the
- * module is compiled; process-wide, and nothing else in Sitegate runs WebAssembly.
+ * module is compiled; process-wide, and nothing else in Sitegate runs WebAssembly. On Node 24 the flag
+ * no longer takes effect when set at run time: the `sitegate` command gives it to Node at start
+ * (bin/sitegate.mjs), and this call still covers Node 20 and 22 started any other way.
  */
 export function useBaselineWasmCompiler(): void {
   setFlagsFromString('--liftoff-only');
