@@ -13,8 +13,10 @@ PROXY=${CI_PROXY_PORT:-$(free_port)}
 IDP_PORT=${CI_IDP_PORT:-$(free_port)}
 export PORT IDP_PORT HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL=warn
 NODE22=$(bash .ci/node-bin.sh 22.23.3)
-# The server itself runs on Node 22 here (the suites run on 20 and 24): all three are exercised.
-"$NODE22" bin/sitegate.mjs serve --demo --demo-out "$work/demo.json" >"$work/server.log" 2>&1 &
+# The server itself runs on Node 22 here (the suites run on 20 and 24): all three are exercised. It gets
+# the V8 flags of the command's first line, as `npm start` and a service manager start it.
+read -r -a FLAGS <<<"$(head -n1 bin/sitegate.mjs | sed 's|^#!/usr/bin/env -S node||')"
+"$NODE22" "${FLAGS[@]}" bin/sitegate.mjs serve --demo --demo-out "$work/demo.json" >"$work/server.log" 2>&1 &
 server=$!
 proxy=
 trap 'kill $server $proxy 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { productNodeFlags } from './compiled.js';
 
 const LAYERS: Array<[string, RegExp]> = [
   [
@@ -78,8 +79,9 @@ export async function bench(): Promise<void> {
   const out = path.join(dir, 'demo.json');
   const child = spawn(
     process.execPath,
-    // An older checkout (A/B against another commit) still has the TypeScript server.
-    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', serverScript(root), out],
+    // With the command's V8 flags, as `npm start` runs it. An older checkout (A/B against another
+    // commit) still has the TypeScript server.
+    [...productNodeFlags, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', serverScript(root), out],
     {
       cwd: root,
       env: {
