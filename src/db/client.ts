@@ -12,6 +12,7 @@ import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
 import { countQueries } from '../kernel/round-trips.js';
 import { migrationsFolder } from './migrator.js';
 import { keepDrizzleText } from './pglite-parsers.js';
+import { syncTree } from '../kernel/durable-files.js';
 import { usePreparedStatements } from './pglite-statements.js';
 import { versionReader } from './versions.js';
 
@@ -107,6 +108,11 @@ export const PGLITE_START_PARAMS = [
   'shared_buffers=16MB',
   '-c',
   'temp_buffers=2MB',
+  // Commits and checkpoints reach the disk; the method that reaches it there (src/db/pglite-fsync.ts).
+  '-c',
+  'fsync=on',
+  '-c',
+  'wal_sync_method=fsync',
   // One process: caches follow the change feed, so writes skip the cache-version triggers (0007) and
   // notify the feed instead (0008: the triggers notify only where this is on, never on PostgreSQL).
   '-c',
@@ -152,6 +158,7 @@ export function fairTransactions(db: Db): void {
 async function openPglite(dir: string | undefined, fresh?: string, image?: Blob): Promise<Database> {
   useBaselineWasmCompiler();
   const { PGlite } = await import('@electric-sql/pglite');
+  const { SyncingNodeFS } = await import('./pglite-fsync.js');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let created = false;
@@ -165,7 +172,7 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
   }
   const dataDir = fresh ?? dir;
   const client = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
+    ...(dataDir ? { fs: new SyncingNodeFS(dataDir) } : {}),
     ...(image ? { loadDataDir: image } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
   });
@@ -191,11 +198,16 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
   };
 }
 
-/** Creates an embedded database in `dir` (initdb) and applies the migrations: the child's work. */
+/**
+ * Creates an embedded database in `dir` (initdb) and applies the migrations: the child's work. initdb
+ * writes its files without syncs (only later changes are synced by PostgreSQL's checkpoints), so the
+ * whole folder is synced before the service may build on it, as PostgreSQL's own initdb does.
+ */
 export async function preparePgliteDir(dir: string): Promise<void> {
   const database = await openPglite(undefined, dir);
   await database.migrate();
   await database.close();
+  syncTree(dir);
 }
 
 /** Runs src/db/prepare-data-dir (or its compiled twin) as a child; tsx loads it in development. */

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Database } from '../db/client.js';
 import { PGLITE_START_PARAMS } from '../db/client.js';
 import { codeMigrations, schemaStatus } from '../db/migrator.js';
+import { syncPath, syncTree } from '../kernel/durable-files.js';
 import { Refusal } from '../kernel/errors.js';
 
 export const BACKUP_FORMAT = 'sitegate-backup/1';
@@ -52,6 +53,12 @@ function copyBlobs(from: string, to: string, verify: boolean): number {
   return n;
 }
 
+/** A backup or a restore is on disk, not only in the page cache, when the command says it is done. */
+function syncFolder(dir: string) {
+  syncTree(dir);
+  syncPath(path.dirname(dir));
+}
+
 export async function backupEmbedded(database: Database, dataDir: string, out: string): Promise<Manifest> {
   const pg = database.pglite;
   if (!pg) {
@@ -89,6 +96,7 @@ export async function backupEmbedded(database: Database, dataDir: string, out: s
   writeFileSync(path.join(target, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
     mode: 0o600,
   });
+  syncFolder(target);
   return manifest;
 }
 
@@ -113,5 +121,6 @@ export async function restoreEmbedded(from: string, dataDir: string): Promise<Ma
   await pg.close();
   copyBlobs(path.join(src, 'blobs'), path.join(dataDir, 'blobs'), true);
   for (const f of manifest.secrets) copyFileSync(path.join(src, f), path.join(dataDir, f));
+  syncFolder(dataDir);
   return manifest;
 }

@@ -7,11 +7,13 @@ export type Running = { child: ChildProcess; out(): string; err(): string; done:
 
 export function sitegate(
   args: string[],
-  opts: { env?: Record<string, string>; stdin?: string } = {},
+  /** `wrap`: a command the process runs under, e.g. strace and its options. */
+  opts: { env?: Record<string, string>; stdin?: string; wrap?: string[] } = {},
 ): Running {
   // Vite puts BASE_URL='/' (and NODE_ENV=test) into the test process's environment: not ours to pass on.
   const { BASE_URL: _base, NODE_ENV: _env, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const [command, ...prefix] = [...(opts.wrap ?? []), process.execPath];
+  const child = spawn(command!, [...prefix, '--import', 'tsx', 'src/main.ts', ...args], {
     // IDP_PORT=0: a child's development identity provider takes a free port, never the shared 8788.
     env: { ...inherited, LOG_LEVEL: 'warn', NO_COLOR: '1', IDP_PORT: '0', ...opts.env },
     cwd: process.cwd(),

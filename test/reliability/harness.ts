@@ -45,6 +45,7 @@ export async function start(
   dataDir: string,
   env: Record<string, string> = {},
   demoOut = path.join(dataDir, 'demo-out.json'),
+  wrap?: string[],
 ): Promise<Child> {
   const port = await freePort();
   // --demo also starts the development identity provider: on a port of its own, so suites that run
@@ -60,6 +61,7 @@ export async function start(
       SMTP_URL: '',
       ...env,
     },
+    wrap,
   });
   const base = `http://127.0.0.1:${port}`;
   await until(

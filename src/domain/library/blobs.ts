@@ -1,5 +1,6 @@
 // Content-addressed blob store. Embedded: bytes live in DATA_DIR/blobs/<sha256[0:2]>/<sha256>, written
-// atomically (temp file + rename). On PostgreSQL: the `blobs` table, so any process can serve any blob.
+// atomically and durably (temp file, fsync, rename, fsync of the folder). On PostgreSQL: the `blobs`
+// table, so any process can serve any blob.
 // Writes are idempotent; the asset row names the hash.
 //
 // Lifetime (issue 10 item 1, docs/reliability.md): bytes are written before the row that names them
@@ -8,11 +9,12 @@
 // job on both backends) removes blobs that no asset row references and that are older than a grace
 // period far longer than any import, so bytes a transaction is about to reference are never removed.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { assets, blobs } from '../../db/schema.js';
+import { writeFileDurably } from '../../kernel/durable-files.js';
 
 export type BlobStore = {
   /** Stores the bytes (or renews the age of identical bytes already stored); returns the hash. */
@@ -69,10 +71,8 @@ export function fileBlobStore(root: string): BlobStore {
         )
           return sha;
       }
-      await mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(tmp, bytes);
-      await rename(tmp, file);
+      // On disk before the row that names it can commit: a power cut must not leave a row without bytes.
+      await writeFileDurably(file, bytes, randomBytes(6).toString('hex'));
       return sha;
     },
     async get(sha) {

@@ -1,0 +1,59 @@
+// Files that must survive a power cut, not only a crashed process. A write reaches the kernel's page
+// cache at once, and a killed process loses nothing of it; the disk gets it up to half a minute later,
+// unless the file is fsynced. A new file's name lives in its folder, which needs an fsync of its own.
+import { closeSync, fsyncSync, openSync, readdirSync } from 'node:fs';
+import { mkdir, open, rename } from 'node:fs/promises';
+import path from 'node:path';
+
+/** fsyncs one file or folder. */
+export function syncPath(p: string): void {
+  const fd = openSync(p, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * fsyncs every file and folder under `dir`, and `dir` itself: for a tree written without syncs (a new
+ * embedded database, a restored backup) before anything is built on it.
+ */
+export function syncTree(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) syncTree(p);
+    else if (entry.isFile()) syncPath(p);
+  }
+  syncPath(dir);
+}
+
+/** Makes `dir` and any missing parents, each new name synced in the folder that holds it. */
+async function mkdirDurably(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (!first) return;
+  for (let p = dir; ; p = path.dirname(p)) {
+    syncPath(p);
+    if (p === first) break;
+  }
+  syncPath(path.dirname(first));
+}
+
+/**
+ * Writes `bytes` to `file` whole or not at all, and on disk when it resolves: its folder made if
+ * missing, a temporary file beside it fsynced and renamed over `file`, then the folder fsynced (the new
+ * name). `tmpSuffix` keeps concurrent writers of one file apart.
+ */
+export async function writeFileDurably(file: string, bytes: Uint8Array, tmpSuffix: string): Promise<void> {
+  await mkdirDurably(path.dirname(file));
+  const tmp = `${file}.${tmpSuffix}.tmp`;
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, file);
+  syncPath(path.dirname(file));
+}
