@@ -1,7 +1,16 @@
 // Files that must survive a power cut, not only a crashed process. A write reaches the kernel's page
 // cache at once, and a killed process loses nothing of it; the disk gets it up to half a minute later,
 // unless the file is fsynced. A new file's name lives in its folder, which needs an fsync of its own.
-import { closeSync, fsyncSync, openSync, readdirSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -55,5 +64,43 @@ export async function writeFileDurably(file: string, bytes: Uint8Array, tmpSuffi
     await handle.close();
   }
   await rename(tmp, file);
+  syncPath(path.dirname(file));
+}
+
+/** Writes `data` to a new temporary file beside `file` and syncs it; returns its path. */
+function stageSync(file: string, data: string, mode: number): string {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fd = openSync(tmp, 'wx', mode);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
+}
+
+/**
+ * Creates `file` with `data`, whole and on disk, unless it exists: false then, and `file` is left as
+ * it is (when two processes race, the first one's content wins and both read it). A power cut leaves
+ * either no file or the whole content, never an empty file.
+ */
+export function createFileDurablySync(file: string, data: string, mode = 0o600): boolean {
+  const tmp = stageSync(file, data, mode);
+  try {
+    linkSync(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    unlinkSync(tmp);
+  }
+  syncPath(path.dirname(file));
+  return true;
+}
+
+/** Replaces `file` with `data`, whole and on disk (a temporary file renamed over it). */
+export function replaceFileDurablySync(file: string, data: string, mode = 0o600): void {
+  renameSync(stageSync(file, data, mode), file);
   syncPath(path.dirname(file));
 }

@@ -6,7 +6,7 @@
 // - By a clean stop, every file of the data folder has been synced at least once: a fresh folder's
 //   initdb files included, which PostgreSQL's checkpoints never sync (src/db/client.ts syncs the tree).
 // - A blob's bytes and its new name are synced before `put` returns, so the row that names them never
-//   outlives them.
+//   outlives them; so is the delegation key, before the server uses it.
 // Embedded database only; skipped where strace is missing (CI installs it and sets SITEGATE_REQUIRE_STRACE).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -87,6 +87,9 @@ describe.skipIf(!hasStrace || !!process.env.DATABASE_URL)('durable embedded stor
     expect(files.length).toBeGreaterThan(100);
     expect(files.filter((f) => !synced.has(f))).toEqual([]);
     expect(synced.has(pgdata)).toBe(true);
+    // The delegation key: synced under its temporary name before it was linked into place.
+    expect([...synced].some((p) => p.startsWith(path.join(dir, 'delegation.key.')))).toBe(true);
+    expect(synced.has(dir)).toBe(true);
   }, 180_000);
 
   it('a backup and a restore are on disk when the commands finish', async () => {

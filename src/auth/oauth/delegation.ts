@@ -3,9 +3,10 @@
 // that connection; the tool layer's caller is re-derived from the verified delegation only.
 // HS256 with a server key: DELEGATION_SECRET, or a random key created once in DATA_DIR (0600).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
+import { createFileDurablySync, replaceFileDurablySync } from '../../kernel/durable-files.js';
 
 export const DELEGATION_SECONDS = 300;
 const TYP = 'sitegate-delegation+jwt';
@@ -13,20 +14,31 @@ const TYP = 'sitegate-delegation+jwt';
 export type OAuthBinding = { issuer: string; subject: string; clientId: string };
 export type Delegation = { connectionId: string; binding: OAuthBinding };
 
+/** A key file's content: 32 random bytes, base64url. */
+const KEY_TEXT = /^[A-Za-z0-9_-]{43}$/;
+
 export function delegationKey(cfg: { delegationSecret?: string; dataDir: string }): Uint8Array {
   if (cfg.delegationSecret) return new TextEncoder().encode(cfg.delegationSecret);
   const file = path.join(cfg.dataDir, 'delegation.key');
-  if (!existsSync(file)) {
+  const read = () => {
+    const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+    return KEY_TEXT.test(text) ? text : null;
+  };
+  let key = read();
+  if (!key) {
     mkdirSync(cfg.dataDir, { recursive: true });
-    try {
-      // 'wx': when two processes start at once, the first key written wins and both read it.
-      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Written whole and synced, then linked into place: when two processes start at once the first
+    // key wins and both read it, and a power cut leaves no key or a whole one, never an empty file.
+    if (!createFileDurablySync(file, randomBytes(32).toString('base64url')) && !read()) {
+      // A damaged key (an empty file from before keys were synced): a new one only ends the
+      // five-minute delegations and request states signed with the old.
+      replaceFileDurablySync(file, randomBytes(32).toString('base64url'));
     }
+    chmodSync(file, 0o600);
+    key = read();
+    if (!key) throw new Error(`${file} does not hold a delegation key; remove it and start again.`);
   }
-  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+  return new TextEncoder().encode(key);
 }
 
 export type DelegationSigner = {
