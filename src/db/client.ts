@@ -12,7 +12,7 @@ import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
 import { countQueries } from '../kernel/round-trips.js';
 import { migrationsFolder } from './migrator.js';
 import { keepDrizzleText } from './pglite-parsers.js';
-import { syncTree } from '../kernel/durable-files.js';
+import { syncNewTree } from '../kernel/durable-files.js';
 import { usePreparedStatements } from './pglite-statements.js';
 import { versionReader } from './versions.js';
 
@@ -207,7 +207,7 @@ export async function preparePgliteDir(dir: string): Promise<void> {
   const database = await openPglite(undefined, dir);
   await database.migrate();
   await database.close();
-  syncTree(dir);
+  syncNewTree(dir);
 }
 
 /** Runs src/db/prepare-data-dir (or its compiled twin) as a child; tsx loads it in development. */

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Database } from '../db/client.js';
 import { PGLITE_START_PARAMS } from '../db/client.js';
 import { codeMigrations, schemaStatus } from '../db/migrator.js';
-import { syncPath, syncTree } from '../kernel/durable-files.js';
+import { syncNewTree } from '../kernel/durable-files.js';
 import { Refusal } from '../kernel/errors.js';
 
 export const BACKUP_FORMAT = 'sitegate-backup/1';
@@ -53,12 +53,6 @@ function copyBlobs(from: string, to: string, verify: boolean): number {
   return n;
 }
 
-/** A backup or a restore is on disk, not only in the page cache, when the command says it is done. */
-function syncFolder(dir: string) {
-  syncTree(dir);
-  syncPath(path.dirname(dir));
-}
-
 export async function backupEmbedded(database: Database, dataDir: string, out: string): Promise<Manifest> {
   const pg = database.pglite;
   if (!pg) {
@@ -96,7 +90,8 @@ export async function backupEmbedded(database: Database, dataDir: string, out: s
   writeFileSync(path.join(target, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
     mode: 0o600,
   });
-  syncFolder(target);
+  // On disk, not only in the page cache, when the command says it is done.
+  syncNewTree(target);
   return manifest;
 }
 
@@ -112,8 +107,9 @@ export async function restoreEmbedded(from: string, dataDir: string): Promise<Ma
   const pgdata = path.join(dataDir, 'pgdata');
   emptyDir(pgdata, 'The database folder');
   const { PGlite } = await import('@electric-sql/pglite');
+  const { SyncingNodeFS } = await import('../db/pglite-fsync.js');
   const pg = await PGlite.create({
-    dataDir: pgdata,
+    fs: new SyncingNodeFS(pgdata),
     loadDataDir: new Blob([bytes]),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
   });
@@ -121,6 +117,6 @@ export async function restoreEmbedded(from: string, dataDir: string): Promise<Ma
   await pg.close();
   copyBlobs(path.join(src, 'blobs'), path.join(dataDir, 'blobs'), true);
   for (const f of manifest.secrets) copyFileSync(path.join(src, f), path.join(dataDir, f));
-  syncFolder(dataDir);
+  syncNewTree(dataDir);
   return manifest;
 }

@@ -8,7 +8,7 @@
 // naming the same hash. A `put` of bytes that already exist renews their age. `sweepBlobs` (a background
 // job on both backends) removes blobs that no asset row references and that are older than a grace
 // period far longer than any import, so bytes a transaction is about to reference are never removed.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile, readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -72,7 +72,7 @@ export function fileBlobStore(root: string): BlobStore {
           return sha;
       }
       // On disk before the row that names it can commit: a power cut must not leave a row without bytes.
-      await writeFileDurably(file, bytes, randomBytes(6).toString('hex'));
+      await writeFileDurably(file, bytes);
       return sha;
     },
     async get(sha) {
