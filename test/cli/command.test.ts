@@ -16,5 +16,7 @@ it('runs as an executable, and Node starts with its V8 flags', async () => {
   });
   expect(stdout).toContain('Usage: sitegate');
   const execArgv = JSON.parse(/execArgv=(.*)/.exec(stderr)?.[1] ?? '[]') as string[];
-  expect(execArgv).toEqual(expect.arrayContaining(['--liftoff-only', '--max-semi-space-size=16']));
+  expect(execArgv).toEqual(
+    expect.arrayContaining(['--liftoff-only', '--max-semi-space-size=16', '--heap-growing-percent=50']),
+  );
 });
