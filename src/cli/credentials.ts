@@ -1,8 +1,9 @@
 // Where the CLI keeps what pairing gave it: $XDG_CONFIG_HOME/sitegate/credentials.json (or
 // ~/.config/sitegate/credentials.json), mode 0600, one entry per server, plus the current one.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { replaceFileDurablySync } from '../kernel/durable-files.js';
 
 export type Credential = {
   url: string;
@@ -28,8 +29,9 @@ function load(): File {
 function save(data: File): void {
   const file = credentialsPath();
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  // Whole or not at all, and on disk: a crash or power cut mid-write never leaves a truncated file
+  // that every later command would fail to parse. The new file is made 0600, whatever the old had.
+  replaceFileDurablySync(file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
 }
 
 export const normaliseUrl = (url: string) => url.replace(/\/+$/, '');
