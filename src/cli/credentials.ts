@@ -23,7 +23,16 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
 function load(): File {
   const file = credentialsPath();
   if (!existsSync(file)) return { servers: {} };
-  return JSON.parse(readFileSync(file, 'utf8')) as File;
+  let data: Partial<File> | null = null;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as Partial<File> | null;
+  } catch {}
+  // Refused, not overwritten: the user may want what is in it. Saves replace the file whole, so only
+  // an edit by hand or another program leaves it like this.
+  if (typeof data?.servers !== 'object' || data.servers === null) {
+    throw new Error(`${file} is not a Sitegate credentials file. Remove it, then run sitegate pair again.`);
+  }
+  return data as File;
 }
 
 function save(data: File): void {
@@ -32,6 +41,11 @@ function save(data: File): void {
   // Whole or not at all, and on disk: a crash or power cut mid-write never leaves a truncated file
   // that every later command would fail to parse. The new file is made 0600, whatever the old had.
   replaceFileDurablySync(file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
+}
+
+/** Throws, as every read does, when the file is there but damaged: before pairing asks the owner. */
+export function checkCredentialsFile(): void {
+  load();
 }
 
 export const normaliseUrl = (url: string) => url.replace(/\/+$/, '');

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { spinner } from '@clack/prompts';
 import type { StartedPairing } from '../auth/pairing.js';
 import { DEFAULT_SCOPES } from '../kernel/scopes.js';
-import { credentialsPath, normaliseUrl, storeCredential } from './credentials.js';
+import { checkCredentialsFile, credentialsPath, normaliseUrl, storeCredential } from './credentials.js';
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -14,6 +14,7 @@ export async function pairCommand(opts: { url: string; scopes?: string; name?: s
   const base = normaliseUrl(opts.url);
   const scopes = opts.scopes ? opts.scopes.split(/[\s,]+/).filter(Boolean) : [...DEFAULT_SCOPES];
   const clientName = opts.name ?? 'sitegate CLI';
+  checkCredentialsFile(); // a token the owner approved must have somewhere to go
   const res = await post(`${base}/v1/cli/pair/start`, { scopes, clientName });
   if (res.status !== 201) {
     process.stderr.write(`Pairing could not start (${res.status}): ${await res.text()}\n`);

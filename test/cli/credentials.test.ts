@@ -1,7 +1,16 @@
 // The CLI's saved sign-ins (src/cli/credentials.ts): each save replaces the file whole (a new file
 // renamed over the old one), so a crash mid-write cannot leave a truncated file, and the new file is
 // 0600 even where the old one had been loosened.
-import { chmodSync, linkSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +21,7 @@ import {
   readCredential,
   storeCredential,
 } from '../../src/cli/credentials.js';
+import { pairCommand } from '../../src/cli/pair.js';
 
 const cred = (url: string, token: string): Credential => ({
   url,
@@ -55,5 +65,21 @@ describe('CLI credentials file', () => {
     expect(forgetCredential('http://b.test')?.token).toBe('sg_live_second');
     expect(readCredential()?.url).toBe('http://a.test');
     expect(readdirSync(path.dirname(file))).toEqual(['credentials.json']);
+  });
+
+  it('refuses a damaged file with what to do, and leaves it as it was', async () => {
+    const file = credentialsPath();
+    mkdirSync(path.dirname(file), { recursive: true });
+    for (const damaged of ['{"servers": {"http://a.test": ', 'null', '{"current": "x"}', '[]']) {
+      writeFileSync(file, damaged);
+      const refusal = `${file} is not a Sitegate credentials file. Remove it, then run sitegate pair again.`;
+      expect(() => readCredential()).toThrow(refusal);
+      expect(() => storeCredential(cred('http://b.test', 'sg_live_new'))).toThrow(refusal);
+      expect(() => forgetCredential()).toThrow(refusal);
+      // Before asking the server (nothing listens on port 9): an approved token would have nowhere to go.
+      await expect(pairCommand({ url: 'http://127.0.0.1:9' })).rejects.toThrow(refusal);
+      expect(readFileSync(file, 'utf8')).toBe(damaged);
+      expect(readdirSync(path.dirname(file))).toEqual(['credentials.json']);
+    }
   });
 });
