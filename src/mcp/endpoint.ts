@@ -6,20 +6,18 @@
 // - 2025 revisions (initialize, then calls, on any process): routed with the SDK's own `isLegacyRequest`
 //   to a per-request streamable HTTP transport, as the SDK documents for hand-wired compositions, so a
 //   plain call is answered with one JSON body and only a call that asked for progress streams (SSE).
+//   A plain tools/list or tools/call that can only be 2025 (`plainRequest`) is answered before that.
 // The body is read once, bounded, before anything is parsed; both legs use the same server factory.
 import {
   type AuthInfo,
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  LOG_LEVEL_META_KEY,
   type McpHandlerRequestOptions,
-  PROTOCOL_VERSION_META_KEY,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isJsonContentType,
   isLegacyRequest,
   readRequestBody,
   SUPPORTED_PROTOCOL_VERSIONS,
+  classifyInboundRequest,
 } from '@modelcontextprotocol/server';
 import { listingFacts } from '../gate/listing.js';
 import { PORTABLE_CAPS } from '../portable/schema.js';
@@ -65,21 +63,40 @@ function wantsProgress(body: unknown): boolean {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `_meta` keys that make the SDK do something of its own (progress, the 2026 envelope). */
-const SDK_META_KEYS = [
-  'progressToken',
-  PROTOCOL_VERSION_META_KEY,
-  CLIENT_INFO_META_KEY,
-  CLIENT_CAPABILITIES_META_KEY,
-  LOG_LEVEL_META_KEY,
-];
+/**
+ * The protocol versions a claim-less request may name in its header and still be on the 2025 wire,
+ * asked of the SDK's own classifier once.
+ */
+const LEGACY_HEADER_VERSIONS = new Set(
+  SUPPORTED_PROTOCOL_VERSIONS.filter(
+    (v) =>
+      classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: v,
+        body: { jsonrpc: '2.0', id: 0, method: 'tools/list' },
+      }).kind === 'legacy',
+  ),
+);
+
+/** The members of a JSON-RPC request: the SDK's request schema is strict, anything more is refused. */
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * `_meta` keys that make the SDK do something of its own: progress, and every reserved key (the 2026
+ * envelope, related-task), which its schemas check.
+ */
+const sdkMetaKey = (k: string) => k === 'progressToken' || k.startsWith('io.modelcontextprotocol/');
 
 type PlainRequest = { id: string | number; params: Record<string, unknown> };
 
 /**
  * A lone 2025-wire request for `method` that the SDK would answer from our handler alone, with
- * nothing of its own to add: params holding only `allowed` keys and a `_meta` without progress or
- * envelope keys, a protocol version it serves, an Accept it takes. Anything else goes to the SDK.
+ * nothing of its own to add: only a request's members, params holding only `allowed` keys and a
+ * `_meta` without progress or reserved keys, a legacy protocol version or none, an Accept it takes.
+ * Such a request is one the SDK classifies as legacy (no envelope claim, no modern header, a valid
+ * JSON-RPC request: test/mcp/direct-call.test.ts), so it is taken without asking the SDK's classifier,
+ * whose failed zod parses were the largest source of promoted garbage per read. Anything else goes
+ * to the SDK.
  */
 function plainRequest(
   request: Request,
@@ -88,17 +105,18 @@ function plainRequest(
   allowed: string[],
 ): PlainRequest | null {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== method) return null;
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return null;
   const { id } = body;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return null;
   const params = body.params ?? {};
   if (!isPlainObject(params)) return null;
   for (const key of Object.keys(params)) if (key !== '_meta' && !allowed.includes(key)) return null;
   const meta = params._meta;
-  if (meta !== undefined && (!isPlainObject(meta) || SDK_META_KEYS.some((k) => k in meta))) return null;
+  if (meta !== undefined && (!isPlainObject(meta) || Object.keys(meta).some(sdkMetaKey))) return null;
   const accept = request.headers.get('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
   const version = request.headers.get('mcp-protocol-version');
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  if (version !== null && !LEGACY_HEADER_VERSIONS.has(version)) return null;
   return { id: id as string | number, params };
 }
 
@@ -194,20 +212,20 @@ export function createMcpEndpoint(
       } catch {
         return rpcError(400, -32700, 'Parse error');
       }
-      if (await isLegacyRequest(request, body)) {
-        if (opts.fastPaths !== false) {
-          const list = plainRequest(request, body, 'tools/list', []);
-          if (list) {
-            opts.onRoute?.('precomputed-list');
-            return precomputedList(list, authInfo);
-          }
-          const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
-          const answer = call && (await directCall(call, authInfo));
-          if (answer) {
-            opts.onRoute?.('direct-call');
-            return answer;
-          }
+      if (opts.fastPaths !== false) {
+        const list = plainRequest(request, body, 'tools/list', []);
+        if (list) {
+          opts.onRoute?.('precomputed-list');
+          return precomputedList(list, authInfo);
         }
+        const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
+        const answer = call && (await directCall(call, authInfo));
+        if (answer) {
+          opts.onRoute?.('direct-call');
+          return answer;
+        }
+      }
+      if (await isLegacyRequest(request, body)) {
         opts.onRoute?.('sdk');
         return legacy(request, body, authInfo);
       }
