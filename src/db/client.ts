@@ -155,10 +155,23 @@ export function fairTransactions(db: Db): void {
   }) as Db['transaction'];
 }
 
-async function openPglite(dir: string | undefined, fresh?: string, image?: Blob): Promise<Database> {
-  useBaselineWasmCompiler();
+/**
+ * Opens PGlite on `dataDir` (in memory without one), optionally loading a dumped image, the one way
+ * Sitegate puts it on a folder: through SyncingNodeFS with fsync on (src/db/pglite-fsync.ts) and
+ * Sitegate's settings. The server and `sitegate restore` both use it.
+ */
+export async function createPglite(dataDir?: string, image?: Blob): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { SyncingNodeFS } = await import('./pglite-fsync.js');
+  return PGlite.create({
+    ...(dataDir ? { fs: new SyncingNodeFS(dataDir) } : {}),
+    ...(image ? { loadDataDir: image } : {}),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
+  });
+}
+
+async function openPglite(dir: string | undefined, fresh?: string, image?: Blob): Promise<Database> {
+  useBaselineWasmCompiler();
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let created = false;
@@ -170,12 +183,7 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
     // (as cheap as a restart). A new, empty database is always brought to the current schema.
     await prepareInChild(dir);
   }
-  const dataDir = fresh ?? dir;
-  const client = await PGlite.create({
-    ...(dataDir ? { fs: new SyncingNodeFS(dataDir) } : {}),
-    ...(image ? { loadDataDir: image } : {}),
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
-  });
+  const client = await createPglite(fresh ?? dir, image);
   usePreparedStatements(client);
   keepDrizzleText(client);
   const db = drizzle(countQueries(client));

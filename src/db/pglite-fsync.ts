@@ -10,8 +10,8 @@
 // starts, and PostgreSQL runs with fsync=on and wal_sync_method=fsync, the method that reaches it
 // (PGLITE_START_PARAMS, src/db/client.ts): each commit syncs its WAL before it returns, checkpoints
 // sync the data files, and a start after a crash syncs the folder, as PostgreSQL does. A failed sync
-// reaches PostgreSQL as an I/O error, never as a success. Both the server (src/db/client.ts) and
-// `sitegate restore` (src/ops/backup.ts) open PGlite on a folder through it.
+// reaches PostgreSQL as an I/O error, never as a success. `createPglite` (src/db/client.ts), which the
+// server and `sitegate restore` both use, is the one place PGlite is put on a folder through it.
 import { fsyncSync } from 'node:fs';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 

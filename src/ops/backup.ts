@@ -10,8 +10,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../db/client.js';
-import { PGLITE_START_PARAMS } from '../db/client.js';
+import { type Database, createPglite } from '../db/client.js';
 import { codeMigrations, schemaStatus } from '../db/migrator.js';
 import { syncNewTree } from '../kernel/durable-files.js';
 import { Refusal } from '../kernel/errors.js';
@@ -106,13 +105,7 @@ export async function restoreEmbedded(from: string, dataDir: string): Promise<Ma
     throw new Refusal('conflict', 'The database dump does not match its manifest (damaged or altered).');
   const pgdata = path.join(dataDir, 'pgdata');
   emptyDir(pgdata, 'The database folder');
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { SyncingNodeFS } = await import('../db/pglite-fsync.js');
-  const pg = await PGlite.create({
-    fs: new SyncingNodeFS(pgdata),
-    loadDataDir: new Blob([bytes]),
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],
-  });
+  const pg = await createPglite(pgdata, new Blob([bytes]));
   await pg.query('select 1');
   await pg.close();
   copyBlobs(path.join(src, 'blobs'), path.join(dataDir, 'blobs'), true);

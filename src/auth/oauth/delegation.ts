@@ -3,7 +3,7 @@
 // that connection; the tool layer's caller is re-derived from the verified delegation only.
 // HS256 with a server key: DELEGATION_SECRET, or a random key created once in DATA_DIR (0600).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
 import { createFileDurablySync, replaceFileDurablySync } from '../../kernel/durable-files.js';
@@ -34,7 +34,6 @@ export function delegationKey(cfg: { delegationSecret?: string; dataDir: string 
       // five-minute delegations and request states signed with the old.
       replaceFileDurablySync(file, randomBytes(32).toString('base64url'));
     }
-    chmodSync(file, 0o600);
     key = read();
     if (!key) throw new Error(`${file} does not hold a delegation key; remove it and start again.`);
   }
