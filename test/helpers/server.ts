@@ -16,15 +16,25 @@ import { JOBS, type Sitegate, createSitegate } from '../../src/runtime.js';
 import { testDatabase, uniqueTag } from './db.js';
 import { type Workspace, type WorkspaceOptions, makeWorkspace } from './factory.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+
+/**
+ * A port free now, for a server that will listen on it later (a child process, an identity provider
+ * started after the Sitegate that names it). Drawn below Linux's ephemeral range (32768–60999), which
+ * every outgoing connection and every listen(0) takes from: a port the kernel picked could be taken
+ * meanwhile by any connection of the suites running alongside (EADDRINUSE, seen in CI).
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port between 20000 and 31999');
 }
 
 export type TestServer = {
