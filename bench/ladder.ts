@@ -4,7 +4,9 @@
 // PostgreSQL + Redis; update_section_text on both; tools/list at full scope on both; two `serve`
 // processes on one PostgreSQL + Redis; get_page on a large database (100,000 connections, 10,000
 // websites). Printed per leg: req/s, p50, p99, ratio to the echo, server CPU per call, database and
-// Redis round trips per call (counted by the server, SITEGATE_COUNT_ROUND_TRIPS) and peak RSS.
+// Redis round trips per call (counted by the server, SITEGATE_COUNT_ROUND_TRIPS), peak RSS and the
+// cores busy on the whole machine; the two-process row also names the most two processes could reach
+// here, given the cores the one-process legs kept busy.
 // PostgreSQL legs need BENCH_DATABASE_URL (default: DATABASE_URL) and REDIS_URL; without them they
 // are skipped. BENCH_SECONDS (default 3) per leg, after a 1 s warm-up. BENCH_COMPILED=1 runs Sitegate
 // from dist/ without tsx, as `npm start` and the `sitegate` command do (bench/compiled.ts).
@@ -42,6 +44,8 @@ type Row = {
   db?: number;
   redis?: number;
   rssMb?: number;
+  /** Cores busy on the whole machine during the leg (server, load generator, PostgreSQL, Redis…). */
+  busyCores?: number;
   bad: number;
   /** A leg measured beside another (no echo ratio). */
   beside?: boolean;
@@ -85,6 +89,13 @@ function start(name: string, args: string[], env: Record<string, string>, ready:
 
 const status = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
 const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(status(pid))?.[1] ?? 0) / 1024);
+/** The machine's busy and total CPU time, in clock ticks summed over all cores (/proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const t = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = t.reduce((a, b) => a + b, 0);
+  return { busy: total - t[3]! - t[4]!, total }; // idle and iowait are not busy
+}
+
 /** The process's user + system CPU time in milliseconds. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -133,7 +144,9 @@ async function leg(name: string, targets: Target[], withCounts = true): Promise<
   const before = await Promise.all(
     procs.map(async (p) => ({ cpu: cpuMs(p.child.pid!), n: withCounts ? await counters(p) : null })),
   );
+  const ticks = machineTicks();
   const results = await run(SECONDS);
+  const ticksAfter = machineTicks();
   const after = await Promise.all(
     procs.map(async (p) => ({ cpu: cpuMs(p.child.pid!), n: withCounts ? await counters(p) : null })),
   );
@@ -145,6 +158,7 @@ async function leg(name: string, targets: Target[], withCounts = true): Promise<
     p50: Math.max(...results.map((r) => r.latency.p50)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     bad: results.reduce((a, r) => a + r.errors + r.timeouts + r.non2xx, 0),
+    busyCores: ((ticksAfter.busy - ticks.busy) / (ticksAfter.total - ticks.total)) * cpus().length,
   };
   if (procs.length) {
     const cpu = procs.reduce((a, _p, i) => a + after[i]!.cpu - before[i]!.cpu, 0);
@@ -300,13 +314,17 @@ export async function bench(): Promise<void> {
      * A subject against its reference (two processes against one, the large database against the
      * small): reference, subject, reference, then the echo and the subject again, so drift between legs
      * hits both alike. The row is the subject's last leg, beside its echo; the ratio to the reference
-     * is taken on both pairs together, and each pair's is printed too.
+     * is taken on both pairs together, and each pair's is printed too. With `ceiling`, also the most
+     * the subject could reach on this machine: every request costs the load generator, the server(s),
+     * PostgreSQL and Redis CPU alike, so at best req/s grows until all cores are busy, i.e. by the
+     * machine's cores over the cores the reference kept busy.
      */
     const againstReference = async (
       name: string,
       refName: string,
       reference: [leg: string, targets: Target[]],
       subject: [leg: string, targets: Target[]],
+      ceiling = false,
     ) => {
       const ref1 = await leg(...reference);
       const sub1 = await leg(...subject);
@@ -315,7 +333,11 @@ export async function bench(): Promise<void> {
         const sub2 = await leg(...subject);
         const both = (sub1.rps + sub2.rps) / (ref1.rps + ref2.rps);
         const pairs = [sub1.rps / ref1.rps, sub2.rps / ref2.rps].map((r) => `${r.toFixed(2)}x`).join(', ');
-        sub2.leg += ` (${both.toFixed(2)}x ${refName}; pairs ${pairs})`;
+        const busy = (ref1.busyCores! + ref2.busyCores!) / 2;
+        const most = ceiling
+          ? `; at most ${(cpus().length / busy).toFixed(2)}x on ${cpus().length} cores, the reference kept ${busy.toFixed(2)} busy`
+          : '';
+        sub2.leg += ` (${both.toFixed(2)}x ${refName}; pairs ${pairs}${most})`;
         return sub2;
       });
     };
@@ -381,6 +403,7 @@ export async function bench(): Promise<void> {
           'get_page, two processes, PostgreSQL + Redis',
           [onePage, { url: `${two.proc.url}/api/mcp`, req: getPage(one.demo), proc: two.proc }],
         ],
+        true,
       );
       one.proc.child.kill();
       two.proc.child.kill();
@@ -418,13 +441,13 @@ function printTable(rows: Row[]): void {
     `\nLadder, ${CONNECTIONS} connections, ${SECONDS} s legs, ${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? '?'}, Node ${process.version}, Sitegate ${compiled ? 'compiled (dist/)' : 'through tsx (src/)'}`,
   );
   console.log(
-    '| leg | req/s | p50 ms | p99 ms | vs echo | server CPU ms/call | DB trips/call | Redis trips/call | peak RSS MB | errors |',
+    '| leg | req/s | p50 ms | p99 ms | vs echo | server CPU ms/call | DB trips/call | Redis trips/call | peak RSS MB | machine cores busy | errors |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const f = (n: number | undefined, d = 2) => (n === undefined ? '–' : n.toFixed(d));
   for (const r of rows) {
     console.log(
-      `| ${r.leg} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.beside ? '–' : r.ratio === undefined ? '1' : `${r.ratio.toFixed(2)}×`} | ${f(r.cpuMs)} | ${f(r.db)} | ${f(r.redis)} | ${r.rssMb ?? '–'} | ${r.bad} |`,
+      `| ${r.leg} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.beside ? '–' : r.ratio === undefined ? '1' : `${r.ratio.toFixed(2)}×`} | ${f(r.cpuMs)} | ${f(r.db)} | ${f(r.redis)} | ${r.rssMb ?? '–'} | ${f(r.busyCores)} | ${r.bad} |`,
     );
   }
 }
