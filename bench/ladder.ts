@@ -89,11 +89,20 @@ function start(name: string, args: string[], env: Record<string, string>, ready:
 
 const status = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
 const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(status(pid))?.[1] ?? 0) / 1024);
-/** The machine's busy and total CPU time, in clock ticks summed over all cores (/proc/stat). */
+/**
+ * The machine's busy and total CPU time, in clock ticks summed over all cores (/proc/stat): user, nice,
+ * system, idle, iowait, irq, softirq, steal. Guest time is already inside user and nice, so it is left
+ * out; idle, iowait and steal (taken by the hypervisor, not by anything here) are not busy.
+ */
 function machineTicks(): { busy: number; total: number } {
-  const t = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = t.reduce((a, b) => a + b, 0);
-  return { busy: total - t[3]! - t[4]!, total }; // idle and iowait are not busy
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n', 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number) as [number, number, number, number, number, number, number, number];
+  const busy = user + nice + system + irq + softirq;
+  return { busy, total: busy + idle + iowait + steal };
 }
 
 /** The process's user + system CPU time in milliseconds. */
