@@ -8,6 +8,7 @@ const Env = z.object({
   DATA_DIR: z.string().default('./.sitegate'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(300),
   OAUTH_ISSUER: z.url().optional(),
   OAUTH_AUDIENCE: z.string().optional(),
   SMTP_URL: z.string().optional(),
@@ -41,6 +42,8 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** The longest a call waits on Redis; past it the call goes on under this process's own limits. */
+  redisTimeoutMs: number;
   oauthIssuer?: string;
   oauthAudience: string;
   smtpUrl?: string;
@@ -80,6 +83,8 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   DATA_DIR: 'embedded database and blob store folder (./.sitegate)',
   DATABASE_URL: 'postgres://… to use PostgreSQL instead of the embedded PGlite',
   REDIS_URL: 'redis://… to keep rate limits in Redis (shared by every process)',
+  REDIS_TIMEOUT_MS:
+    'longest wait for Redis, in ms; past it (or while Redis is down) limits are per process (300)',
   OAUTH_ISSUER: 'OIDC issuer whose access tokens /api/mcp accepts',
   OAUTH_AUDIENCE: 'audience required in access tokens (the MCP URL)',
   SMTP_URL: 'smtp://… for outgoing mail; without it mail stays in the outbox and the log',
@@ -123,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL || undefined,
     redisUrl: e.REDIS_URL || undefined,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     oauthIssuer: e.OAUTH_ISSUER,
     oauthAudience: e.OAUTH_AUDIENCE ?? `${baseUrl}/api/mcp`,
     smtpUrl: e.SMTP_URL || undefined,

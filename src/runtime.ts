@@ -22,6 +22,7 @@ import { createMailer } from './domain/mail/mailer.js';
 import { createDnsChecker } from './domain/domains/dns-check.js';
 import { imageProviderFor } from './domain/library/image-provider.js';
 import { createRateLimits } from './limits/rate-limits.js';
+import { redisOptions, watchRedis } from './limits/redis-health.js';
 import { createCaches } from './mcp/caches.js';
 import type { McpEndpoint } from './mcp/endpoint.js';
 import { createRegistry } from './mcp/registry.js';
@@ -115,18 +116,12 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
   const database =
     opts.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memory }));
-  // Auto-pipelining: the rate-limit commands of calls made in the same tick share one socket write.
+  // Redis holds only the rate-limit counters: while it is unreachable the limits are per process and
+  // no call waits on it longer than REDIS_TIMEOUT_MS (src/limits/redis-health.ts).
   const redis = config.redisUrl
-    ? countRedis(
-        new Redis(config.redisUrl, {
-          maxRetriesPerRequest: 2,
-          lazyConnect: false,
-          enableAutoPipelining: true,
-        }),
-      )
+    ? countRedis(new Redis(config.redisUrl, redisOptions(config.redisTimeoutMs)))
     : undefined;
-  // Without a listener ioredis reports each failed reconnect as an unhandled error; /readyz says it.
-  redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis unreachable'));
+  const redisHealth = redis ? await watchRedis(redis, { timeoutMs: config.redisTimeoutMs, log }) : undefined;
   const clock = opts.clock ?? (() => new Date());
   const services: Services = {
     config,
@@ -142,7 +137,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     dns: createDnsChecker(config.dnsServers),
     images: imageProviderFor(config),
   };
-  const metrics = createMetrics(database);
+  const metrics = createMetrics(database, { redisUp: redisHealth?.up });
   let draining = false;
   const deps: AppDeps = {
     services,
@@ -150,9 +145,10 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     limits: createRateLimits({
       perConnection: config.rateLimitPerConnection,
       perWorkspace: config.rateLimitPerWorkspace,
-      redis,
+      redis: redis && redisHealth ? { client: redis, health: redisHealth } : undefined,
       prefix: opts.limitPrefix ?? 'sg',
       onRefused: (limit) => metrics.rateLimited(limit),
+      onLocal: () => metrics.rateLimitedLocally(),
     }),
     activity: activityRecorder(database.db, log),
     caches: createCaches(database.feed, database.cacheVersion),
@@ -162,7 +158,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     observe: metrics.toolCall,
     ops: {
       metrics,
-      readiness: readinessProbe({ database, redis, draining: () => draining }),
+      readiness: readinessProbe({ database, redis: redisHealth, draining: () => draining }),
       draining: () => draining,
     },
   };

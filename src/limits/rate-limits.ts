@@ -1,5 +1,8 @@
 // Rate limits (SPEC §8): per connection and per workspace per minute, plus per-workspace tool buckets.
 // rate-limiter-flexible: in memory by default, in Redis when REDIS_URL is set (shared by all processes).
+// Redis holds only these counters, so an outage costs the sharing, not the service: while Redis is
+// unreachable (src/limits/redis-health.ts) every limit is taken in this process's memory, at the same
+// configured numbers, and the shared ones resume once it answers again.
 import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -9,14 +12,18 @@ import {
 } from 'rate-limiter-flexible';
 import type { Caller } from '../kernel/caller.js';
 import { Refusal } from '../kernel/errors.js';
+import type { RedisHealth } from './redis-health.js';
 
 export type LimitsConfig = {
   perConnection: number;
   perWorkspace: number;
-  redis?: Redis;
+  /** Shared limits in Redis, used while `health` says it answers. */
+  redis?: { client: Redis; health: RedisHealth };
   prefix?: string;
   /** Told which limit refused (`connection`, `workspace` or a bucket name), for /metrics. */
   onRefused?: (limit: string) => void;
+  /** Told each time a call's limits were taken in this process because Redis was unreachable. */
+  onLocal?: () => void;
 };
 export type Bucket = { key: string; perMinute: number };
 /** A limit over a longer window (the published site's forms: per address, per website). */
@@ -51,11 +58,52 @@ end
 return {0, 0}`;
 
 export function createRateLimits(cfg: LimitsConfig): RateLimits {
+  const local = limitsIn(undefined, cfg);
+  if (!cfg.redis) return local;
+  return withFallback(limitsIn(cfg.redis.client, cfg), local, cfg.redis.health, cfg.onLocal);
+}
+
+/**
+ * Redis while it answers, within the Redis bound; else, and at once while it is known to be down, this
+ * process's own limits. A limit's refusal is an answer, not a failure: it is never retried locally.
+ * The local limits have the configured numbers, so one process alone is never more lenient than the
+ * shared limit; N processes together may allow up to N times it while Redis is away.
+ */
+function withFallback(
+  shared: RateLimits,
+  local: RateLimits,
+  health: RedisHealth,
+  onLocal?: () => void,
+): RateLimits {
+  const either =
+    <A extends unknown[], R>(pick: (l: RateLimits) => (...a: A) => Promise<R>, counted = true) =>
+    async (...a: A): Promise<R> => {
+      if (health.up()) {
+        try {
+          return await health.bounded(pick(shared)(...a));
+        } catch (err) {
+          if (err instanceof Refusal) throw err;
+          health.failed(err);
+        }
+      }
+      if (counted) onLocal?.();
+      return pick(local)(...a);
+    };
+  return {
+    consume: either((l) => l.consume),
+    consumeKey: either((l) => l.consumeKey),
+    tryWindow: either((l) => l.tryWindow),
+    refundWindow: either((l) => l.refundWindow, false),
+  };
+}
+
+/** The limits kept in one store: Redis when `redis` is given, else this process's memory. */
+function limitsIn(redis: Redis | undefined, cfg: LimitsConfig): RateLimits {
   const prefix = cfg.prefix ?? 'sg';
   const make = (name: string, points: number, duration = 60): RateLimiterAbstract =>
-    cfg.redis
+    redis
       ? new RateLimiterRedis({
-          storeClient: cfg.redis,
+          storeClient: redis,
           points,
           duration,
           keyPrefix: `${prefix}:rl:${name}`,
@@ -108,7 +156,6 @@ export function createRateLimits(cfg: LimitsConfig): RateLimits {
   // On Redis, a call's limits (connection, workspace, tool bucket) are taken in one round trip: one
   // script consumes them in that order and stops at the first that is exhausted, as the separate
   // calls did, on the keys rate-limiter-flexible uses (a refusal has consumed its own point).
-  const redis = cfg.redis;
   if (redis && !(redis as { [CONSUME]?: unknown })[CONSUME]) {
     redis.defineCommand(CONSUME, { lua: CONSUME_LUA });
   }
@@ -183,7 +230,11 @@ export function createRateLimits(cfg: LimitsConfig): RateLimits {
       }
     },
     async refundWindow(w, key) {
-      await windowOf(w).reward(key, 1);
+      // Never below zero: a point taken from the other store (Redis went or came back in between)
+      // is not given back here, or this store would allow one more than its limit.
+      const limiter = windowOf(w);
+      const held = await limiter.get(key);
+      if (held && held.consumedPoints > 0) await limiter.reward(key, 1);
     },
   };
 }

@@ -17,6 +17,8 @@ export type Metrics = {
   ): void;
   /** A rate limit refused a call; `limit` is `connection`, `workspace` or a bucket name. */
   rateLimited(limit: string): void;
+  /** A call's limits were taken in this process's memory because Redis was unreachable. */
+  rateLimitedLocally(): void;
   httpRequest(method: string, status: number): void;
   inFlight: Gauge;
 };
@@ -26,7 +28,8 @@ const SAFE_LABEL = /^[a-z0-9_:.-]{1,64}$/;
 /** Tool names come from the registry, but an unknown tool's name is caller-chosen: bound it. */
 const label = (s: string) => (SAFE_LABEL.test(s) ? s : 'other');
 
-export function createMetrics(database: Database): Metrics {
+/** `redisUp`: with REDIS_URL, whether Redis answers now (src/limits/redis-health.ts). */
+export function createMetrics(database: Database, opts: { redisUp?: () => boolean } = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sitegate_' });
   const calls = new Counter({
@@ -54,6 +57,21 @@ export function createMetrics(database: Database): Metrics {
     labelNames: ['limit'],
     registers: [registry],
   });
+  const local = new Counter({
+    name: 'sitegate_rate_limit_local_total',
+    help: 'Rate-limit checks taken in this process’s memory because Redis was unreachable.',
+    registers: [registry],
+  });
+  const redisUp = opts.redisUp;
+  if (redisUp)
+    new Gauge({
+      name: 'sitegate_redis_up',
+      help: '1 while Redis answers (shared rate limits), 0 while limits are per process.',
+      registers: [registry],
+      collect() {
+        this.set(redisUp() ? 1 : 0);
+      },
+    });
   const http = new Counter({
     name: 'sitegate_http_requests_total',
     help: 'HTTP requests by method and status class.',
@@ -133,6 +151,9 @@ export function createMetrics(database: Database): Metrics {
     },
     rateLimited(limit) {
       limited.inc({ limit: label(limit) });
+    },
+    rateLimitedLocally() {
+      local.inc();
     },
     httpRequest(method, status) {
       http.inc({ method: METHODS.has(method) ? method : 'other', status: `${Math.floor(status / 100)}xx` });
