@@ -43,9 +43,6 @@ export function redisOptions(timeoutMs: number): RedisOptions {
     maxRetriesPerRequest: 0,
     commandTimeout: timeoutMs,
     connectTimeout: Math.max(1_000, timeoutMs),
-    // Ready once connected: whether the server answers is the probe's PING to say. (The ready check's
-    // INFO could wait forever on a connection accepted but never served.)
-    enableReadyCheck: false,
     retryStrategy: (times: number) => Math.min(times * 100, PROBE_MS),
   };
 }
@@ -105,13 +102,25 @@ export async function watchRedis(
     timer = null;
   };
 
+  // A connection may be open yet never served: accepted but its ready check unanswered, or silent
+  // (a partition, a frozen host). Ending it politely would wait for the peer, so it is destroyed, and
+  // ioredis connects anew.
+  let unserved = 0;
+  const drop = () => redis.stream?.destroy();
   const probe = (): Promise<void> => {
     if (probing || up || stopped) return probing ?? Promise.resolve();
+    if (redis.status === 'connect') {
+      unserved += 1;
+      if (unserved >= 2) {
+        unserved = 0;
+        drop();
+      }
+      return Promise.resolve();
+    }
+    unserved = 0;
     probing = bounded(redis.ping())
       .then(markUp, (err) => {
-        // A connection that stays open but silent (a partition, a frozen host) may never answer
-        // again: drop it, so ioredis connects anew.
-        if (err instanceof RedisTimeout && redis.status === 'ready') redis.disconnect(true);
+        if (err instanceof RedisTimeout) drop();
         markDown(err);
       })
       .finally(() => {
