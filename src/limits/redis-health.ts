@@ -148,7 +148,6 @@ export async function watchRedis(
   if (redis.status !== 'ready') {
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, Math.max(1_000, timeoutMs));
-      t.unref();
       function done() {
         clearTimeout(t);
         redis.off('ready', done);
