@@ -153,6 +153,18 @@ async function release(db: Db, c: KeyedCall, token: string): Promise<void> {
   await db.delete(idempotencyKeys).where(and(pk(c), eq(idempotencyKeys.claim, token)));
 }
 
+/**
+ * Frees every running claim: their calls died with their process. Only where no other process can
+ * hold one (the embedded database, at start); elsewhere a dead call's claim waits for its lease.
+ */
+export async function releaseRunningClaims(db: Db): Promise<number> {
+  const gone = await db
+    .delete(idempotencyKeys)
+    .where(eq(idempotencyKeys.status, 'running'))
+    .returning({ key: idempotencyKeys.key });
+  return gone.length;
+}
+
 /** Retention: keys past their day are forgotten. Returns how many rows were deleted. */
 export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
   const gone = await db
