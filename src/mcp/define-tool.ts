@@ -94,12 +94,15 @@ export const ParamWebsiteId = z
   );
 export const ParamId = z.string().min(1).max(64);
 
-/** The retry key of a tool declared `idempotent: 'key'` (kept short: it is in 16 tools' listing). */
+/**
+ * The retry key of a tool declared `idempotent: 'key'`. Kept short: tools/list repeats it for every such
+ * tool, and the server instructions explain it once.
+ */
 export const ParamIdempotencyKey = z
   .string()
   .min(8)
   .max(200)
-  .describe('Retry key: a repeat with the same key and arguments returns the first result.');
+  .describe('Same key and arguments: the first result again; other arguments: idempotency_conflict.');
 
 /** Output: text a website visitor wrote or chose (forms, visited paths), fenced and stripped. */
 export const UntrustedText = z
