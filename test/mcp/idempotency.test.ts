@@ -287,6 +287,17 @@ it('generate_image with one key is charged once, also when the repeat arrives wh
   expect(lines.filter((l) => l.summary === REPLAY_SUMMARY)).toHaveLength(2);
 });
 
+it('concurrent create_page calls with one key create one page and all answer its id (both backends)', async () => {
+  const w = await s.workspace();
+  const args = { title: 'At once', slug: 'at-once', idempotencyKey: keyFor(w, 'at-once') };
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () => s.call(w.tokens.all, 'create_page', args)),
+  );
+  for (const r of results) expect(r.ok, JSON.stringify(r.error)).toBe(true);
+  expect(new Set(results.map((r) => r.data!.pageId)).size).toBe(1);
+  expect((await footprint(w)).pages).toBe(2);
+});
+
 it('another connection’s key is its own', async () => {
   const w = await s.workspace();
   const args = { title: 'Summer hours', body: 'Open late.', idempotencyKey: keyFor(w, 'shared') };
