@@ -190,6 +190,26 @@ describe('a repeat with the same key answers the first result and writes nothing
   }
 });
 
+it('the repeat of a create_site that filled the plan still answers its site; a new key is refused', async () => {
+  const w = await s.workspace();
+  const args = { idempotencyKey: keyFor(w, 'full-plan') };
+  const first = await s.call(w.tokens.all, 'create_site', args);
+  expect(first.ok).toBe(true);
+  const full = await footprint(w);
+  // The fixture's plan has room for three sites: the first call took the last one.
+  expect(full.websites).toBe(3);
+  expect((await s.call(w.tokens.all, 'create_site', args)).data).toEqual(first.data);
+  const fresh = await s.call(w.tokens.all, 'create_site', { idempotencyKey: keyFor(w, 'full-plan-2') });
+  expect(fresh.error?.code).toBe('site_limit_reached');
+  expect(await footprint(w)).toEqual(full);
+  // The refused call holds no key.
+  const held = await db()
+    .select({ key: t.idempotencyKeys.key })
+    .from(t.idempotencyKeys)
+    .where(eq(t.idempotencyKeys.connectionId, w.connections.all));
+  expect(held).toEqual([{ key: keyFor(w, 'full-plan') }]);
+});
+
 it('without a key every call does the work, as before', async () => {
   const w = await s.workspace();
   const a = await s.call(w.tokens.all, 'create_blog_post', { title: 'Twice', body: 'Two posts.' });
