@@ -11,6 +11,7 @@ import { ensureSchema } from '../db/migrator.js';
 import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
+import { releaseRunningClaims } from '../domain/idempotency/keys.js';
 import { settleReservations } from '../domain/library/generate.js';
 import { faultArmed, faultPoint } from '../kernel/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
@@ -71,12 +72,16 @@ export async function serveCommand(opts: {
   }
   opened(database);
   const sg = await createSitegate(config, { database });
-  // The embedded database has one process: reservations left by a process that died are settled now
-  // (on PostgreSQL, other processes may hold live ones: the background job settles expired leases).
+  // The embedded database has one process: reservations and idempotency claims left by a process that
+  // died are settled now (on PostgreSQL, other processes may hold live ones: the background job settles
+  // expired reservations, and a dead call's claim is taken over once its lease has run out).
   if (database.kind === 'pglite') {
     const refunded = await settleReservations(database.db, new Date(), true);
     if (refunded)
       sg.deps.services.log.warn({ refunded }, 'refunded credits held by calls that did not finish');
+    const released = await releaseRunningClaims(database.db);
+    if (released)
+      sg.deps.services.log.warn({ released }, 'released idempotency keys held by calls that did not finish');
   }
   // Loaded only when it runs: oidc-provider serves development and tests, not production.
   const idp = runIdp

@@ -556,6 +556,34 @@ export const creditReservations = pgTable(
 );
 
 /**
+ * Idempotency keys (docs/reliability.md, "Retries"): one row per connection and key that a creating or
+ * spending tool call claimed. The primary key is the claim, so two calls with one key cannot both
+ * run. `fingerprint` is the SHA-256 of the tool's name and arguments; `result` the first call's data
+ * as the JSON it was answered with, once `status` is `done`. A `running` claim of a tool that commits
+ * in transactions of its own belongs to the call holding `claim` until `leaseUntil`; after that
+ * another call may take it over (its process died). Rows are deleted by retention after `expiresAt`.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    connectionId: text('connection_id').notNull(),
+    key: text('key').notNull(),
+    tool: text('tool').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    claim: text('claim').notNull(),
+    status: text('status').notNull(), // running | done
+    result: text('result'),
+    leaseUntil: ts('lease_until').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
  * The demo marker (issue 10 item 10): one row once `sitegate serve --demo` has seeded the demo, written
  * in the same transaction as the seed, so a half-seeded demo rolls back and a second seed is impossible
  * (primary key). `output` is what the first start printed (demo sign-ins and tokens: a demo only).

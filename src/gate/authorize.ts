@@ -187,9 +187,23 @@ export async function authorize(
     withheldAreas: row?.withheldAreas ?? [],
     advancedEditor: row?.advancedEditor ?? false,
   });
-  // The plan's site limit, on the live count: the same function (and refusal) as the commit's re-check.
-  if (input && createsSite(rule, input)) await siteRoom(db, caller.companyId, false);
+  if (input) await admitInput(db, caller, rule, input);
   return { website: row!.website, role: decided };
+}
+
+/**
+ * The rule's conditions on the call's input, for a caller `authorize` already allowed: the plan's site
+ * limit on the live count, the same function (and refusal) as the commit's re-check. `authorize`
+ * applies them when given the input; a call with an idempotency key applies them after its key is
+ * claimed, so the repeat of a call that filled the plan still gets the first call's answer.
+ */
+export async function admitInput(
+  db: Db,
+  caller: Caller,
+  rule: GateRule,
+  input: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  if (createsSite(rule, input)) await siteRoom(db, caller.companyId, false);
 }
 
 /**

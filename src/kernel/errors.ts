@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'unsafe_url',
   'robots_disallowed',
   'conflict',
+  /** An idempotencyKey used again by the same connection with other arguments (docs/reliability.md). */
+  'idempotency_conflict',
   /** An OAuth client signed in but not yet bound to a connection by the owner (DESIGN §5.4). */
   'not_connected',
 ] as const;

@@ -1,5 +1,6 @@
 // The call path after authentication (DESIGN §4): rate limits -> validation -> gate -> domain function
-// in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed).
+// in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed). A keyed call
+// of a tool declared `idempotent: 'key'` runs once per connection and key (src/domain/idempotency/).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../kernel/caller.js';
@@ -7,9 +8,10 @@ import type { Db } from '../db/client.js';
 import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder.js';
 import { faultPoint } from '../kernel/fault.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
+import { REPLAY_SUMMARY, runOnce } from '../domain/idempotency/keys.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
 import { unstorableInput } from '../domain/storable.js';
-import { authorize } from '../gate/authorize.js';
+import { admitInput, authorize } from '../gate/authorize.js';
 import type { KeyedLimit } from '../kernel/keyed-limit.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
@@ -91,12 +93,27 @@ export async function callTool(
       // The gate decides (it re-checks this); failing before parsing keeps the refusal code stable.
       await authorize(deps.services.db, caller, tool.def, undefined);
     }
-    const input = parseInput(tool, args);
-    const requested = typeof input.websiteId === 'string' ? input.websiteId : undefined;
     const def = tool.def;
+    // The key is the call path's, never the tool's: `run`, Activity and the fingerprint see the rest.
+    const { idempotencyKey, ...input } = parseInput(tool, args);
+    const key = def.idempotent === 'key' && typeof idempotencyKey === 'string' ? idempotencyKey : null;
+    let replayed = false;
+    const requested = typeof input.websiteId === 'string' ? input.websiteId : undefined;
+    // The tool declares its transaction mode (define-tool.ts); readOnlyHint is only a hint for clients.
+    const mode = def.transaction ?? 'one';
+    const direct = mode !== 'one';
+    const write = mode !== 'none';
     const afterCommit: Array<() => Promise<void>> = [];
     const run = async (tx: Db) => {
-      const { website, role } = await authorize(tx, caller, def, requested, deps.caches.gate, input);
+      // A keyed call meets the gate's conditions on its input only if it runs (below).
+      const { website, role } = await authorize(
+        tx,
+        caller,
+        def,
+        requested,
+        deps.caches.gate,
+        key === null ? input : undefined,
+      );
       websiteId = website.id;
       const shared = {
         now,
@@ -114,23 +131,37 @@ export async function callTool(
         def.transaction === 'none' || def.transaction === 'own'
           ? def.run({ ...shared, db: tx }, input)
           : def.run({ ...shared, tx }, input);
-      if (!def.cacheable) return go();
-      const key = [
-        def.name,
-        website.id,
-        caller.creatorId,
-        caller.reach,
-        caller.websiteId,
-        JSON.stringify(input),
-      ].join('\u0000');
-      return deps.caches.reads.get(key, go, caller.cacheVersion);
+      const work = () => {
+        if (!def.cacheable) return go();
+        const cacheKey = [
+          def.name,
+          website.id,
+          caller.creatorId,
+          caller.reach,
+          caller.websiteId,
+          JSON.stringify(input),
+        ].join('\u0000');
+        return deps.caches.reads.get(cacheKey, go, caller.cacheVersion);
+      };
+      if (key === null) return work();
+      // After the gate, so a replay is answered only to a caller still allowed to make the call; in
+      // the call's transaction when it has one, so claim, effect and answer commit together.
+      const once = await runOnce(
+        tx,
+        { connectionId: caller.connectionId, key, tool: def.name, input },
+        { clock: deps.services.clock, inTransaction: !direct },
+        async () => {
+          await admitInput(tx, caller, def, input);
+          return work();
+        },
+      );
+      replayed = once.replayed;
+      return once.data;
     };
-    // The tool declares its transaction mode (define-tool.ts); readOnlyHint is only a hint for clients.
-    const mode = def.transaction ?? 'one';
-    const direct = mode !== 'one';
-    const write = mode !== 'none';
     const allowed = (data: unknown) =>
-      entry('allowed', def.activity(input, data), undefined, def.credits?.(data) ?? 0);
+      replayed
+        ? entry('allowed', REPLAY_SUMMARY)
+        : entry('allowed', def.activity(input, data), undefined, def.credits?.(data) ?? 0);
     let data: unknown;
     if (!direct) {
       // A write and its Activity line commit together (issue 10 item 3).

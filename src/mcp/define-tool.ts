@@ -61,6 +61,12 @@ type ToolBase<I extends z.ZodObject, O extends z.ZodType> = GateRule & {
    * served from the change-feed cache until a table it reads changes. Read-only tools only.
    */
   cacheable?: boolean;
+  /**
+   * 'key': the tool creates something or spends credits, and takes an optional `idempotencyKey`
+   * (added to its input for it). The call path runs a keyed call once per connection and key and
+   * answers a repeat with the first result (src/domain/idempotency/keys.ts); `run` never sees the key.
+   */
+  idempotent?: 'key';
 };
 
 /**
@@ -87,6 +93,16 @@ export const ParamWebsiteId = z
     'Website id from list_sites. Omit for a single-site connection; required for a workspace connection.',
   );
 export const ParamId = z.string().min(1).max(64);
+
+/**
+ * The retry key of a tool declared `idempotent: 'key'`. Kept short: tools/list repeats it for every such
+ * tool, and the server instructions explain it once.
+ */
+export const ParamIdempotencyKey = z
+  .string()
+  .min(8)
+  .max(200)
+  .describe('Same key and arguments: the first result again; other arguments: idempotency_conflict.');
 
 /** Output: text a website visitor wrote or chose (forms, visited paths), fenced and stripped. */
 export const UntrustedText = z

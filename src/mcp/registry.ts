@@ -7,13 +7,16 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Caller } from '../kernel/caller.js';
 import { type ListingFacts, listable } from '../gate/listing.js';
-import { type ToolDef, ParamWebsiteId } from './define-tool.js';
+import { type ToolDef, ParamIdempotencyKey, ParamWebsiteId } from './define-tool.js';
 import { envelopeJsonSchema } from './envelope.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export type CompiledTool = {
   def: ToolDef;
-  /** The declared input plus `websiteId` (except workspace-level tools), strict: unknown keys refused. */
+  /**
+   * The declared input plus `websiteId` (except workspace-level tools) and `idempotencyKey` (tools
+   * declared `idempotent: 'key'`), strict: unknown keys refused.
+   */
   input: z.ZodObject;
   /** What tools/list shows. */
   listing: Tool;
@@ -32,8 +35,9 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<
 }
 
 export function compileTool(def: ToolDef): CompiledTool {
+  const site = def.workspaceLevel ? def.input : def.input.extend({ websiteId: ParamWebsiteId.optional() });
   const input = (
-    def.workspaceLevel ? def.input : def.input.extend({ websiteId: ParamWebsiteId.optional() })
+    def.idempotent === 'key' ? site.extend({ idempotencyKey: ParamIdempotencyKey.optional() }) : site
   ).strict();
   return {
     def,

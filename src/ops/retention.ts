@@ -1,10 +1,12 @@
-// Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end):
+// Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end;
+// idempotency keys answer for 24 hours):
 // the clean-ups the running service repeats, and `sitegate admin retention` runs once.
 import { purgeIdpRows } from '../auth/oauth/idp-store.js';
 import { purgePairings } from '../auth/pairing.js';
 import { purgeSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
+import { purgeIdempotencyKeys } from '../domain/idempotency/keys.js';
 import { purgeExpiredPlans } from '../plans/store.js';
 
 export type Retention = { name: string; everyMs: number; run: (db: Db, now: Date) => Promise<unknown> };
@@ -17,4 +19,6 @@ export const RETENTION: Retention[] = [
   { name: 'pairings', everyMs: 3_600_000, run: purgePairings },
   // The development identity provider's expired grants, sessions and codes.
   { name: 'idp', everyMs: 3_600_000, run: purgeIdpRows },
+  // Idempotency keys past their 24 hours (a repeat after that runs as a new call).
+  { name: 'idempotency-keys', everyMs: 3_600_000, run: purgeIdempotencyKeys },
 ];

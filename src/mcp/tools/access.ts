@@ -31,6 +31,7 @@ export const prepare_grant_access = defineTool({
   description: `Prepares a plan to invite one address to this website as editor or viewer ('owner' is not accepted). The invitation email goes to that address only; you never receive the link. ${NEXT_STEP}`,
   ...access,
   annotations: PREPARE,
+  idempotent: 'key',
   input: z.object({
     email: z.email().max(254).describe('The address to invite.'),
     level: z

@@ -70,6 +70,7 @@ export const create_service = defineTool({
   ...commerce,
   role: 'editor',
   annotations: WRITE,
+  idempotent: 'key',
   input: z.object({
     name: Name,
     description: Description.optional(),
@@ -105,6 +106,7 @@ export const create_product = defineTool({
   ...commerce,
   role: 'editor',
   annotations: WRITE,
+  idempotent: 'key',
   input: z.object({
     name: Name,
     description: Description.optional(),

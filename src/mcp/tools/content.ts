@@ -80,6 +80,7 @@ export const add_section = defineTool({
   description: `Adds a section to a draft page. Types: ${SECTION_TYPES.join(', ')}. content is validated against the type's schema (plain text/Markdown, https/relative links or library asset ids; no HTML, CSS or scripts); omit it for a placeholder. position is the 0-based index (default: the end). ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
+  idempotent: 'key',
   input: z.object({
     pageId: PageId,
     type: ParamSectionType,
@@ -121,6 +122,7 @@ export const create_page = defineTool({
   description: `Creates an empty draft page (add sections with add_section). slug is the address, e.g. "opening-hours"; made from the title when omitted. ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
+  idempotent: 'key',
   input: z.object({
     title: z.string().min(1).max(200),
     slug: z.string().max(120).optional().describe('Lower-case letters, digits and hyphens.'),
@@ -142,6 +144,7 @@ export const create_blog_post = defineTool({
   description: `Creates a draft blog post with a Markdown body (paragraphs, ## headings, - lists, **bold**, *italic*, [links](https://…); no HTML) and an optional excerpt (≤ 300 characters). ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
+  idempotent: 'key',
   input: z.object({
     title: z.string().min(1).max(200),
     body: z.string().min(1).max(20_000).describe('Markdown.'),

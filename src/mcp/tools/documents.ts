@@ -40,6 +40,7 @@ export const prepare_send_document = defineTool({
   description: `Prepares a plan to email one never-sent invoice or quote to its recipient. Any edit of the document after the owner's review refuses the send. ${NEXT_STEP}`,
   ...invoicing,
   annotations: PREPARE,
+  idempotent: 'key',
   input: z.object({ documentId: ParamId.describe('Document id from list_sendable_documents.') }),
   output: PlanTicketOutput,
   activity: () => 'Prepared a send-document plan',

@@ -17,6 +17,7 @@ export const generate_image = defineTool({
   bucket: { key: 'generate_image', perMinute: 20 },
   transaction: 'own',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  idempotent: 'key',
   input: z.object({
     prompt: z.string().trim().min(3).max(1000).describe('What the image should show.'),
     aspect: z.enum(['square', 'landscape', 'portrait']).default('square'),

@@ -63,6 +63,7 @@ export const import_site = defineTool({
   description:
     'Creates a new unpublished draft website from a PortableSiteV1 payload (format: /schemas/portable-site-v1.json) and returns its id and editor URL. Images listed in `assets` are fetched and re-validated server-side. With mergeIntoWebsiteId it merges into an existing site instead: sections match by externalKey, unedited ones are updated, app-edited ones are kept and reported as conflicts unless listed in forceKeys; config, theme and fonts are never touched and a restore point is taken first.',
   annotations: WRITE,
+  idempotent: 'key',
   transaction: 'own',
   input: z.object({
     site: z
@@ -88,6 +89,7 @@ export const migrate_site_from_url = defineTool({
   description:
     "Crawls a live website (bounded, same-site, robots.txt respected), rebuilds each page from the service's sections (heroes with their background image, text with links, features, testimonials, pricing, FAQ, contact, footer; blog posts as posts) and creates an unpublished draft site in one call. Scripts, booking widgets, embeds and pop-ups are not carried over; actionsRequired lists what to redo, failedPages and skippedAssets list every page and image that could not be brought in, and reach says whether this connection can open the new site. With mergeIntoWebsiteId it re-syncs an imported site under the import_site conflict rules (sections keep their externalKey: source page + section id or heading). Sends progress notifications while it crawls.",
   annotations: WRITE,
+  idempotent: 'key',
   transaction: 'own',
   input: z.object({
     url: z.string().min(1).max(2000).describe('The live site address (http or https).'),

@@ -16,6 +16,7 @@ export const create_site = defineTool({
   createsSite: true,
   bucket: { key: 'create_site', perMinute: 20 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  idempotent: 'key',
   input: z.object({}),
   output: z.object({
     websiteId: z.string(),
