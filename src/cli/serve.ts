@@ -103,6 +103,7 @@ export async function serveCommand(opts: {
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
   // Mail that cannot leave must not go unnoticed (issue 10 item 6): say it on every start.
   if (!config.smtpUrl) process.stderr.write(NO_SMTP_WARNING);
+  if (config.trustProxyLegacy) process.stderr.write(TRUST_PROXY_LEGACY_WARNING);
   const fault = faultArmed();
   if (fault)
     process.stderr.write(
@@ -126,6 +127,13 @@ WARNING: SMTP_URL is not set: no email can leave this server.
   Invitations, documents and form notifications are kept in the outbox (status "queued") and tools
   report them as queued, not sent. Set SMTP_URL=smtp://user:pass@host:587 (and MAIL_FROM) to deliver
   them; queued messages are sent by the retry job once it is set.
+
+`;
+
+export const TRUST_PROXY_LEGACY_WARNING = `
+WARNING: TRUST_PROXY=1 now means "a proxy on this machine" (loopback addresses only).
+  X-Forwarded-For from any other peer is ignored. Name your proxies instead:
+  TRUST_PROXY=127.0.0.1 (same machine) or TRUST_PROXY=10.0.0.5,10.0.0.6 (the balancers' addresses).
 
 `;
 
