@@ -109,9 +109,16 @@ export async function serveCommand(opts: {
     process.stderr.write(
       `WARNING: test fault point armed (SITEGATE_FAULT=${fault}): this process will kill itself.\n`,
     );
-  // SIGTERM: stop accepting, finish in-flight calls (bounded), flush Activity, exit 0 (issue 14 item 3).
+  // SIGTERM: drain (/readyz 503, still serving), stop accepting, finish in-flight calls, flush
+  // Activity, exit 0 (issue 14 item 3). A stalled database or Redis must not keep the process alive
+  // past what the supervisor was promised: the deadline exits 1 whatever the orderly close awaits.
   const stop = async () => {
-    log.info('shutting down');
+    const deadlineMs = config.shutdownDrainMs + config.shutdownTimeoutMs;
+    log.info({ drainMs: config.shutdownDrainMs, deadlineMs }, 'shutting down');
+    setTimeout(() => {
+      log.error({ deadlineMs }, 'shutdown did not finish in time: exiting without it');
+      process.exit(1);
+    }, deadlineMs);
     await control?.close();
     await idp?.close();
     await sg.close();
