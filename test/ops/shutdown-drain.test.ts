@@ -1,29 +1,43 @@
 // Shutdown, the parts a balancer and a supervisor rely on (docs/operating.md, rolling restarts):
 // - the drain: after SIGTERM, /readyz answers 503 at once while calls are still served (each answer
-//   asks the client to close its connection), for SHUTDOWN_DRAIN_MS; then the process exits 0;
+//   asks the client to close its connection), for SHUTDOWN_DRAIN_MS; a keep-alive connection left idle
+//   is not closed under the proxy that may be sending on it; then the process exits 0;
 // - the deadline: with its database stalled mid-call, SIGTERM still ends the process, with exit 1 and
 //   a log line saying so, instead of waiting on the database for ever (PostgreSQL, through a TCP
 //   proxy the test stalls).
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, expect, it } from 'vitest';
 import { type Child, backend, call, newDataDir, start } from '../reliability/harness.js';
 import { until } from '../helpers/process.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 
 /** One request on a connection of its own: status, the Connection header, the body. */
-function once(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => {
-        body += d;
+function once(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
+) {
+  return new Promise<{ status: number; connection?: string; body: string; reused: boolean }>(
+    (resolve, reject) => {
+      const agent = init.agent ?? false;
+      const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            connection: res.headers.connection,
+            body,
+            reused: req.reusedSocket,
+          }),
+        );
       });
-      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
+      req.on('error', reject);
+      req.end(init.body);
+    },
+  );
 }
 
 const children: Child[] = [];
@@ -34,12 +48,21 @@ afterAll(() => {
 it('SIGTERM with a drain: /readyz says 503 at once, calls are still answered, then exit 0', async () => {
   const c = await start(newDataDir('drain'), { SHUTDOWN_DRAIN_MS: '8000', LOG_LEVEL: 'info' });
   children.push(c);
+  // A proxy's idle keep-alive connection, opened before the SIGTERM.
+  const kept = new Agent({ keepAlive: true, maxSockets: 1 });
+  const first = await once(`${c.base}/healthz`, { agent: kept });
+  expect(first.status).toBe(200);
   c.server.child.kill('SIGTERM');
   const ready = await until(async () => {
     const r = await once(`${c.base}/readyz`);
     return r.status === 503 ? r : null;
   }, 50);
   expect(JSON.parse(ready.body)).toMatchObject({ ready: false, draining: true });
+  // The idle connection was not closed under the proxy: a request sent on it is answered, and the
+  // answer closes it.
+  const reused = await once(`${c.base}/healthz`, { agent: kept });
+  expect([reused.reused, reused.status, reused.connection]).toEqual([true, 200, 'close']);
+  kept.destroy();
   // Still serving, a write included, on new connections; each answer closes its connection.
   const write = await once(`${c.base}/api/mcp`, {
     method: 'POST',
