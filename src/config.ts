@@ -1,5 +1,6 @@
 // Environment -> typed Config, validated once at start. `sitegate serve --help` lists these.
 import { z } from 'zod';
+import { parseTrustProxy } from './net/trusted-proxies.js';
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -30,9 +31,19 @@ const Env = z.object({
   NODE_ENV: z.string().optional(),
   METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   FORM_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(5),
   FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
-  TRUST_PROXY: z.enum(['0', '1', 'false', 'true']).default('0'),
+  TRUST_PROXY: z
+    .string()
+    .default('0')
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
 });
 
 export type Config = {
@@ -66,14 +77,24 @@ export type Config = {
   production: boolean;
   /** Enables GET /metrics for `Authorization: Bearer <METRICS_TOKEN>` (Prometheus). */
   metricsToken?: string;
-  /** How long SIGTERM waits for in-flight requests before closing their connections. */
+  /**
+   * After SIGTERM, how long the process goes on serving while /readyz says 503, so a balancer that
+   * polls it stops sending new calls before the listener closes.
+   */
+  shutdownDrainMs: number;
+  /**
+   * After the drain, the bound on the orderly close (in-flight calls, Activity, the database): past
+   * it the process exits 1 whatever is still waiting.
+   */
   shutdownTimeoutMs: number;
   /** Published-site form submissions allowed per sender address per 10 minutes (5). */
   formLimitPerAddress: number;
   /** Published-site form submissions allowed per website per hour (30). */
   formLimitPerWebsite: number;
-  /** TRUST_PROXY=1: the client address is the right-most X-Forwarded-For entry (src/web/client-address.ts). */
-  trustProxy: boolean;
+  /** Addresses and ranges of the proxies whose X-Forwarded-For is believed (src/web/client-address.ts). */
+  trustProxy: string[];
+  /** TRUST_PROXY=1 was given: read as loopback only, and `serve` says so at start. */
+  trustProxyLegacy: boolean;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -104,10 +125,13 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   PAIR_INTERVAL_SECONDS: 'minimum seconds between device-code polls (5)',
   NODE_ENV: 'production: refuse to start on pending migrations unless `serve --migrate`',
   METRICS_TOKEN: 'enables Prometheus /metrics for this bearer token (at least 16 characters)',
-  SHUTDOWN_TIMEOUT_MS: 'on SIGTERM, how long in-flight requests may take to finish, in ms (10000)',
+  SHUTDOWN_TIMEOUT_MS:
+    'after the drain, how long the orderly close (in-flight calls, Activity) may take before exit 1, in ms (10000)',
+  SHUTDOWN_DRAIN_MS: 'on SIGTERM, how long to keep serving while /readyz answers 503, in ms (0)',
   FORM_LIMIT_PER_ADDRESS: 'published-site form submissions per sender address per 10 minutes (5)',
   FORM_LIMIT_PER_WEBSITE: 'published-site form submissions per website per hour (30)',
-  TRUST_PROXY: '1 only behind your TLS-terminating proxy: client addresses come from its X-Forwarded-For (0)',
+  TRUST_PROXY:
+    "your proxies' addresses or CIDR ranges (127.0.0.1,10.0.0.0/8): X-Forwarded-For is believed from them only (none)",
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -117,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const trust = parseTrustProxy(e.TRUST_PROXY);
   const baseUrl = (e.BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
     /\/$/,
     '',
@@ -154,9 +179,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pairIntervalSeconds: e.PAIR_INTERVAL_SECONDS,
     production: e.NODE_ENV === 'production',
     metricsToken: e.METRICS_TOKEN,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     formLimitPerAddress: e.FORM_LIMIT_PER_ADDRESS,
     formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
-    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    trustProxy: trust.list,
+    trustProxyLegacy: trust.legacy,
   };
 }

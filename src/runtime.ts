@@ -68,6 +68,20 @@ export type RuntimeOptions = {
   backgroundJobs?: boolean;
 };
 
+/**
+ * How long an idle keep-alive connection is kept. A proxy that reuses its connections must give up an
+ * idle one before this (nginx's upstream `keepalive_timeout`, docs/deploy/nginx.conf): the side that
+ * closes an idle connection must be the one that would send the next request on it, or a request
+ * sent just as the other side closes is reset, and a proxy may not retry a POST it has sent.
+ */
+export const KEEP_ALIVE_MS = 5_000;
+
+/**
+ * The part of SHUTDOWN_TIMEOUT_MS kept, after in-flight calls, for writing their Activity and
+ * closing the database, so an orderly close of slow calls still ends before the hard deadline.
+ */
+export const flushReserve = (timeoutMs: number) => Math.min(2_000, Math.floor(timeoutMs / 4));
+
 /** `name`: tests run one job by name (`runJob`), never all of them against a shared database. */
 type Job = { name: string; everyMs: number; run: (deps: AppDeps) => Promise<unknown> };
 
@@ -190,6 +204,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
           { fetch: app.fetch, port: config.port, hostname: config.host },
           (info: AddressInfo) => {
             server = started;
+            if ('keepAliveTimeout' in started) started.keepAliveTimeout = KEEP_ALIVE_MS;
             const host = config.host.includes(':') ? `[${config.host}]` : config.host;
             for (const job of opts.backgroundJobs === false ? [] : JOBS) {
               const periodic = every(job.everyMs, () => job.run(deps), {
@@ -210,23 +225,29 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       });
     },
     /**
-     * Graceful shutdown (issue 14 item 3): stop accepting, let in-flight requests finish within
-     * SHUTDOWN_TIMEOUT_MS (then cut their connections), wait for running jobs, flush Activity.
+     * Graceful shutdown (issue 14 item 3). First the drain: /readyz answers 503 and every answer
+     * carries `Connection: close`, while the listener stays open and calls are served as usual, for
+     * SHUTDOWN_DRAIN_MS, so a balancer that polls /readyz stops sending before anything is refused.
+     * Then the listener closes, in-flight requests finish (their connections are cut near the end of
+     * SHUTDOWN_TIMEOUT_MS, keeping time to flush Activity), running jobs end and Activity is written.
+     * `sitegate serve` bounds the whole of it (src/cli/serve.ts).
      */
     async close() {
       draining = true;
       for (const j of jobs) j.stop();
       const s = server;
+      if (s && config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       if (s) {
         const closed = new Promise<void>((r) => s.close(() => r()));
-        // Keep-alive connections with nothing in flight go now; busy ones end after their answer
-        // (the request middleware adds `Connection: close` while draining).
+        // Connections with nothing in flight go now (server.close() does it too on Node 19 and later):
+        // after a drain there are none a balancer keeps, since each answer in it said `Connection:
+        // close` and its own idle timeout is shorter than ours (KEEP_ALIVE_MS). Busy ones end after
+        // their answer.
         if ('closeIdleConnections' in s) s.closeIdleConnections();
-        const bound = new Promise<'timeout'>((r) =>
-          setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref(),
-        );
+        const inFlightMs = config.shutdownTimeoutMs - flushReserve(config.shutdownTimeoutMs);
+        const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), inFlightMs).unref());
         if ((await Promise.race([closed, bound])) === 'timeout') {
-          log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: cutting connections still busy');
+          log.warn({ timeoutMs: inFlightMs }, 'shutdown: cutting connections still busy');
           if ('closeAllConnections' in s) s.closeAllConnections();
           await closed;
         }

@@ -108,14 +108,22 @@ export async function serveCommand(opts: {
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
   // Mail that cannot leave must not go unnoticed (issue 10 item 6): say it on every start.
   if (!config.smtpUrl) process.stderr.write(NO_SMTP_WARNING);
+  if (config.trustProxyLegacy) process.stderr.write(TRUST_PROXY_LEGACY_WARNING);
   const fault = faultArmed();
   if (fault)
     process.stderr.write(
       `WARNING: test fault point armed (SITEGATE_FAULT=${fault}): this process will kill itself.\n`,
     );
-  // SIGTERM: stop accepting, finish in-flight calls (bounded), flush Activity, exit 0 (issue 14 item 3).
+  // SIGTERM: drain (/readyz 503, still serving), stop accepting, finish in-flight calls, flush
+  // Activity, exit 0 (issue 14 item 3). A stalled database or Redis must not keep the process alive
+  // past what the supervisor was promised: the deadline exits 1 whatever the orderly close awaits.
   const stop = async () => {
-    log.info('shutting down');
+    const deadlineMs = config.shutdownDrainMs + config.shutdownTimeoutMs;
+    log.info({ drainMs: config.shutdownDrainMs, deadlineMs }, 'shutting down');
+    setTimeout(() => {
+      log.error({ deadlineMs }, 'shutdown did not finish in time: exiting without it');
+      process.exit(1);
+    }, deadlineMs);
     await control?.close();
     await idp?.close();
     await sg.close();
@@ -131,6 +139,13 @@ WARNING: SMTP_URL is not set: no email can leave this server.
   Invitations, documents and form notifications are kept in the outbox (status "queued") and tools
   report them as queued, not sent. Set SMTP_URL=smtp://user:pass@host:587 (and MAIL_FROM) to deliver
   them; queued messages are sent by the retry job once it is set.
+
+`;
+
+export const TRUST_PROXY_LEGACY_WARNING = `
+WARNING: TRUST_PROXY=1 now means "a proxy on this machine" (loopback addresses only).
+  X-Forwarded-For from any other peer is ignored. Name your proxies instead:
+  TRUST_PROXY=127.0.0.1 (same machine) or TRUST_PROXY=10.0.0.5,10.0.0.6 (the balancers' addresses).
 
 `;
 

@@ -1,12 +1,14 @@
 // Attack suite, behind a TLS-terminating proxy (issue 11 item 9): with an https BASE_URL the owner
-// cookies are `Secure` and `__Host-` prefixed even though the request reaching Sitegate is plain http;
-// with TRUST_PROXY=1 the published site's per-address form limit counts the real client (the proxy's
-// right-most X-Forwarded-For entry), and a client-written entry to its left changes nothing.
+// cookies are `Secure` and `__Host-` prefixed even though the request reaching Sitegate is plain http.
+// X-Forwarded-For is believed only from the proxies TRUST_PROXY names (addresses, CIDR ranges): a
+// trusted proxy's client gets its own per-address limit, a client-written entry to the left of the
+// proxy's changes nothing, and a peer not in the list that writes the header is limited as itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwardedFor } from '../../src/web/client-address.js';
+import { loadConfig } from '../../src/config.js';
+import { clientFrom, compileTrust, parseTrustProxy } from '../../src/net/trusted-proxies.js';
 import { testClock } from '../plans/rail.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
-import { fillAndSend, visitor, writesOf } from '../visitors/visitor.js';
+import { type Visitor, fillAndSend, visitor, writesOf } from '../visitors/visitor.js';
 
 describe('cookies with an https BASE_URL', () => {
   let s: TestServer;
@@ -58,22 +60,28 @@ describe('cookies with an https BASE_URL', () => {
 
 describe('TRUST_PROXY and the per-address form limit', () => {
   const time = testClock();
-  let trusted: TestServer;
-  let direct: TestServer;
-  const v = visitor({ address: '127.0.0.1' });
+  let s: TestServer;
+  // Linux routes all of 127.0.0.0/8 to lo: each visitor below connects from its own source address.
+  const proxy = visitor({ address: '127.0.0.2' }); // named by address
+  const ranged = visitor({ address: '127.0.10.5' }); // inside a trusted range
+  const direct = visitor({ address: '127.0.0.3' }); // reaches the backend itself: in no list
   beforeAll(async () => {
-    const env = { FORM_LIMIT_PER_ADDRESS: '2', FORM_LIMIT_PER_WEBSITE: '50' };
-    trusted = await startTestServer({ clock: time.clock, env: { ...env, TRUST_PROXY: '1' } });
-    direct = await startTestServer({ clock: time.clock, env });
+    s = await startTestServer({
+      clock: time.clock,
+      env: {
+        FORM_LIMIT_PER_ADDRESS: '2',
+        FORM_LIMIT_PER_WEBSITE: '50',
+        TRUST_PROXY: '127.0.0.2, 127.0.10.0/24',
+      },
+    });
   });
   afterAll(async () => {
-    await v.close();
-    await trusted?.close();
-    await direct?.close();
+    await Promise.all([proxy, ranged, direct].map((v) => v.close()));
+    await s?.close();
   });
 
   const good = { name: 'Ada Visitor', email: 'ada@example.com', phone: '', message: 'Open on Sunday?' };
-  const send = (s: TestServer, site: string, xff: string) =>
+  const send = (v: Visitor, site: string, xff: string) =>
     fillAndSend(
       {
         ...v,
@@ -87,29 +95,71 @@ describe('TRUST_PROXY and the per-address form limit', () => {
       () => time.advance(5_000),
     );
 
-  it('with TRUST_PROXY=1 each real client has its own limit; a spoofed left entry changes nothing', async () => {
-    const site = (await trusted.seed()).websites.main;
-    const db = trusted.sg.deps.services.db;
-    expect((await send(trusted, site, '198.51.100.1')).status).toBe(303);
-    expect((await send(trusted, site, '203.0.113.9, 198.51.100.1')).status).toBe(303);
+  it('through a trusted proxy each real client has its own limit; a spoofed left entry changes nothing', async () => {
+    const site = (await s.seed()).websites.main;
+    const db = s.sg.deps.services.db;
+    expect((await send(proxy, site, '198.51.100.1')).status).toBe(303);
+    expect((await send(proxy, site, '203.0.113.9, 198.51.100.1')).status).toBe(303);
     const before = await writesOf(db, site);
-    expect((await send(trusted, site, '10.1.2.3, 198.51.100.1')).status).toBe(429);
+    expect((await send(proxy, site, '10.1.2.3, 198.51.100.1')).status).toBe(429);
     expect(await writesOf(db, site)).toEqual(before);
-    // Another client behind the same proxy is not limited by the first one's messages.
-    expect((await send(trusted, site, '198.51.100.2')).status).toBe(303);
+    // Another client behind the same proxy is not limited by the first one's messages, and a proxy
+    // inside a trusted range forwards the same client: one limit, whichever proxy it came through.
+    expect((await send(proxy, site, '198.51.100.2')).status).toBe(303);
+    expect((await send(ranged, site, '198.51.100.2')).status).toBe(303);
+    expect((await send(ranged, site, '198.51.100.2')).status).toBe(429);
+    expect(await writesOf(db, site)).not.toEqual(before);
   });
 
-  it('without it, X-Forwarded-For is the client talking and is ignored', async () => {
-    const site = (await direct.seed()).websites.main;
-    expect((await send(direct, site, '198.51.100.1')).status).toBe(303);
-    expect((await send(direct, site, '198.51.100.2')).status).toBe(303);
-    expect((await send(direct, site, '198.51.100.3')).status).toBe(429);
+  it('a peer not in the list cannot choose its address: every header it writes is its own address', async () => {
+    const site = (await s.seed()).websites.main;
+    const db = s.sg.deps.services.db;
+    expect((await send(direct, site, '198.51.100.31')).status).toBe(303);
+    // It claims to be a trusted proxy forwarding a fresh client each time: still one limit, its own.
+    expect((await send(direct, site, '198.51.100.32, 127.0.0.2')).status).toBe(303);
+    const before = await writesOf(db, site);
+    expect((await send(direct, site, '198.51.100.33')).status).toBe(429);
+    expect(await writesOf(db, site)).toEqual(before);
   });
 
-  it('reads only the right-most entry, and only an address', () => {
-    expect(forwardedFor('1.1.1.1, 198.51.100.7')).toBe('198.51.100.7');
-    expect(forwardedFor('::ffff:198.51.100.7')).toBe('198.51.100.7');
-    expect(forwardedFor('198.51.100.7, not-an-address')).toBeNull();
-    expect(forwardedFor(undefined)).toBeNull();
+  it('walks from the right past trusted hops only: addresses, CIDR ranges, IPv6, mapped IPv4', () => {
+    const trust = compileTrust(parseTrustProxy('10.0.0.0/8, 192.0.2.7, fd00::/8, ::1').list);
+    // Untrusted peer: the header is not read at all.
+    expect(clientFrom('198.51.100.9', '203.0.113.1', trust)).toBe('198.51.100.9');
+    // Trusted peer: its right-most entry, unless that is a trusted hop too (two proxies in a row).
+    expect(clientFrom('192.0.2.7', '1.1.1.1, 198.51.100.7', trust)).toBe('198.51.100.7');
+    expect(clientFrom('10.2.3.4', '1.1.1.1, 198.51.100.7, 10.9.9.9', trust)).toBe('198.51.100.7');
+    // A client inside no trusted range stops the walk: what it wrote to its left is never read.
+    expect(clientFrom('10.2.3.4', '10.0.0.1, 198.51.100.7', trust)).toBe('198.51.100.7');
+    // IPv6 proxies and clients, and one spelling for an IPv4 client however it arrives.
+    expect(clientFrom('fd12::1', '2001:db8::42', trust)).toBe('2001:db8::42');
+    expect(clientFrom('::1', '2001:db8::42', trust)).toBe('2001:db8::42');
+    expect(clientFrom('::ffff:10.0.0.5', '198.51.100.8', trust)).toBe('198.51.100.8');
+    expect(clientFrom('192.0.2.7', '::ffff:198.51.100.7', trust)).toBe('198.51.100.7');
+    expect(clientFrom('2001:db8::1', '198.51.100.8', trust)).toBe('2001:db8::1');
+    // Nothing that parses: the nearest trusted hop stands in for the client.
+    expect(clientFrom('192.0.2.7', '198.51.100.7, not-an-address', trust)).toBe('192.0.2.7');
+    expect(clientFrom('192.0.2.7', undefined, trust)).toBe('192.0.2.7');
+  });
+
+  it('TRUST_PROXY: off by default, 1 means loopback only, a bad entry refuses to start', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual([]);
+    const legacy = loadConfig({ TRUST_PROXY: '1' });
+    expect(legacy.trustProxy).toEqual(['loopback']);
+    expect(legacy.trustProxyLegacy).toBe(true);
+    const trust = compileTrust(legacy.trustProxy);
+    expect([trust('127.0.0.1'), trust('::1'), trust('10.0.0.1'), trust('192.168.1.1')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY: invalid range/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal' })).toThrow(/TRUST_PROXY: invalid IP address/);
   });
 });

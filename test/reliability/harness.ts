@@ -40,26 +40,29 @@ export async function backend(): Promise<{
   };
 }
 
-/** Starts `sitegate serve --demo` on `dataDir` and waits (bounded) until it is ready. */
+/**
+ * Starts `sitegate serve --demo` on `dataDir` and waits (bounded) until it is ready; on `env.PORT`
+ * when given (a replacement taking its predecessor's place), else on a free port.
+ */
 export async function start(
   dataDir: string,
   env: Record<string, string> = {},
   demoOut = path.join(dataDir, 'demo-out.json'),
   wrap?: string[],
 ): Promise<Child> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   // --demo also starts the development identity provider: on a port of its own, so suites that run
   // side by side never collide on its default (8788).
   const idpPort = await freePort();
   const server = sitegate(['serve', '--demo', '--demo-out', demoOut], {
     env: {
-      PORT: String(port),
       IDP_PORT: String(idpPort),
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
       SMTP_URL: '',
       ...env,
+      PORT: String(port),
     },
     wrap,
   });
