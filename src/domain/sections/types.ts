@@ -165,6 +165,30 @@ export const TEXT_FIELDS: Record<SectionType, readonly string[]> = {
   blog_body: ['body'],
 };
 
+/**
+ * The Markdown text fields of each type, as the site renders them: 'markdown' blocks (paragraphs,
+ * headings, lists) or one line of 'inline' Markdown. Paths name keys without list positions
+ * ("items.body"); every other text field is shown as plain text.
+ */
+export const MARKDOWN_FIELDS: Record<SectionType, Readonly<Record<string, 'markdown' | 'inline'>>> = {
+  hero: { subheading: 'inline' },
+  text: { body: 'markdown' },
+  image: { caption: 'inline' },
+  gallery: {},
+  features: { 'items.body': 'markdown' },
+  testimonials: { 'items.quote': 'inline' },
+  pricing: { 'plans.features': 'inline' },
+  faq: { 'items.answer': 'markdown' },
+  cta: { body: 'markdown' },
+  contact: { body: 'markdown' },
+  blog_body: { body: 'markdown' },
+};
+
+/** How a field at `path` (keys without list positions) of a section of `type` is shown. */
+export function fieldFormat(type: string, path: string): 'markdown' | 'inline' | 'text' {
+  return (isSectionType(type) && MARKDOWN_FIELDS[type][path]) || 'text';
+}
+
 /** Layout tokens (DESIGN §5.2): bounded, never free CSS. */
 export const SectionLayout = z
   .object({

@@ -78,20 +78,22 @@ const WORDS = /(\s+)/;
 function markedText(text: string, marks: Marks): string {
   let out = '';
   let open = false;
+  let gap = ''; // spaces after an open run: inside it if the run goes on, outside if it ends
   for (const piece of text.split(WORDS)) {
     if (!piece) continue;
     const changed = marks.changed.has(marks.next++);
-    const space = !/\S/.test(piece);
-    if (changed && !open && !space) {
-      out += `<${marks.tag}>`;
-      open = true;
-    } else if (!changed && open) {
-      out += `</${marks.tag}>`;
-      open = false;
+    if (!/\S/.test(piece)) {
+      if (open) gap += piece;
+      else out += escapeHtml(piece);
+      continue;
     }
-    out += escapeHtml(piece);
+    if (changed && !open) out += `<${marks.tag}>`;
+    if (!changed && open) out += `</${marks.tag}>`;
+    open = changed;
+    out += escapeHtml(gap) + escapeHtml(piece);
+    gap = '';
   }
-  return open ? `${out}</${marks.tag}>` : out;
+  return open ? `${out}</${marks.tag}>${escapeHtml(gap)}` : out;
 }
 
 const rules = md.renderer.rules;
