@@ -50,8 +50,9 @@ export function findPlaceholders(draft: readonly PageLike[]): Placeholder[] {
               text: v,
             });
           }
-        } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}.${i}`));
-        else if (v && typeof v === 'object') {
+        } else if (Array.isArray(v)) {
+          for (const [i, x] of v.entries()) walk(x, `${path}.${i}`);
+        } else if (v && typeof v === 'object') {
           for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
         }
       };

@@ -3,7 +3,14 @@
 // site is published or the viewer is a member. Read-only; no HTTP here.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PublishedSnapshot, assets, brands, pages as pageRows, websiteMembers, websites } from '../../db/schema.js';
+import {
+  type PublishedSnapshot,
+  assets,
+  brands,
+  pages as pageRows,
+  websiteMembers,
+  websites,
+} from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
 import { type Role, isRole } from '../../kernel/scopes.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
