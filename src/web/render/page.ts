@@ -5,7 +5,7 @@ import { TZDate } from '@date-fns/tz';
 import { FORM_CSS, type SiteForms, bookingForm } from './forms.js';
 import { escapeHtml as e } from '../../kernel/html.js';
 import { makeResolver } from './markdown.js';
-import { type RenderSection, renderSection } from './sections.js';
+import { type RenderSection, layoutClasses, renderSection } from './sections.js';
 
 export type RenderPage = {
   slug: string;
@@ -74,7 +74,7 @@ a{color:var(--accent)}.site-header{display:flex;flex-wrap:wrap;gap:1rem;align-it
 .site-header .brand{font-weight:700;font-size:1.2rem;color:var(--primary);text-decoration:none;margin-right:auto}
 .site-header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}.site-header nav a{text-decoration:none;color:var(--text)}
 .draft-bar{background:#fff3cd;color:#5c4400;padding:.5rem 1.5rem;font-size:.9rem;border-bottom:1px solid #e6d28a}
-section .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inner{max-width:640px}.w-normal .inner{max-width:960px}
+section .inner,.post-head .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inner{max-width:640px}.w-normal .inner{max-width:960px}
 .w-wide .inner{max-width:1200px}.w-full .inner{max-width:none}
 .py-none{padding:0}.py-sm{padding:1rem 0}.py-md{padding:2.5rem 0}.py-lg{padding:4rem 0}.py-xl{padding:6rem 0}
 .hero{display:grid;gap:2rem;align-items:center}.hero h1{font-size:clamp(2rem,5vw,3.2rem);margin:0 0 .5rem;color:var(--primary)}
@@ -86,6 +86,7 @@ details{border-bottom:1px solid #0002;padding:.75rem 0}summary{cursor:pointer;fo
 .cta{text-align:center;background:var(--secondary);border-radius:12px;padding:2rem}address{font-style:normal}
 .is-hidden{opacity:.45;outline:2px dashed #b8860b}.hidden-note{font-size:.85rem;color:#8a6100;margin:0 0 .5rem}
 .site-footer{padding:2rem 1.5rem;color:#666;font-size:.9rem;border-top:1px solid #0001}
+.post-head{padding:2.5rem 0 0}.post-head h1{margin:0 0 .25rem}.post-head+section{padding-top:1rem}
 .posts{list-style:none;padding:0}.posts li{margin-bottom:1.25rem}.posts p{margin:.25rem 0 0}.post-date{display:block;color:#555;font-size:.9rem}
 @media (min-width:800px){.hero{grid-template-columns:3fr 2fr}}
 @media (max-width:640px){.hide-mobile{display:none}}@media (min-width:641px){.hide-desktop{display:none}}
@@ -140,7 +141,10 @@ export function renderPage(site: RenderSite, page: RenderPage): string {
   if (page.kind === 'post') {
     const date = postDate(page.createdAt, site.timeZone);
     const title = page.sections[0]?.type === 'hero' ? '' : `<h1>${e(page.title)}</h1>`;
-    if (title || date) body = `${narrow(`${title}${date}`)}${body}`;
+    // The header lines up with the post's text: the same width as its first section.
+    const width = layoutClasses(page.sections[0]?.layout).split(' ')[0];
+    if (title || date)
+      body = `<header class="post-head ${width}"><div class="inner">${title}${date}</div></header>${body}`;
   }
   const title = page.seoTitle || `${page.title} · ${site.siteName}`;
   return shell(site, title, page.seoDescription, body);
