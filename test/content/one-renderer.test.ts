@@ -169,6 +169,17 @@ describe('the blog', () => {
       expect(one('main time.post-date').attr('datetime')).toBe('2026-03-02');
       expect(one('main time.post-date').text()).toBe('2 March 2026');
     }
+    // A snapshot published before pages carried their date still shows one: read from the page.
+    const [row] = await db.select().from(websites).where(eq(websites.id, d.websites.main));
+    const snap = row!.published!;
+    const undated = { ...snap, pages: snap.pages.map(({ createdAt: _c, ...p }) => p) };
+    await db.update(websites).set({ published: undated }).where(eq(websites.id, d.websites.main));
+    const $ = cheerio.load((await web.get(`/sites/${d.websites.main}/blog`)).html);
+    expect(
+      $('.posts li time')
+        .map((_i, t) => $(t).attr('datetime'))
+        .get(),
+    ).toEqual(['2026-03-02', '2026-02-10', '2025-12-24']);
   });
 });
 
