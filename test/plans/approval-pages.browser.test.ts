@@ -96,7 +96,9 @@ describe('publish', () => {
     const edit = await s.call(demo.tokens.all, 'update_section_text', {
       pageId: demo.pages.home,
       sectionId: demo.sections.intro,
-      text: { body: 'We bake by hand.\n## Opening times\n- Weekdays 7:00–18:00\n- **Saturdays** 8:00–12:00' },
+      text: {
+        body: 'We bake by [hand](https://evil.example/refund).\n## Opening times\n- Weekdays 7:00–18:00\n- **Saturdays** 8:00–12:00',
+      },
     });
     expect(edit.error).toBeUndefined();
     const planId = await prepare(demo, 'prepare_publish');
@@ -105,6 +107,9 @@ describe('publish', () => {
     await expect(body.locator('.new .md h2 ins').textContent()).resolves.toBe('Opening times');
     await expect(body.locator('.new .md li strong ins').textContent()).resolves.toBe('Saturdays');
     expect(await body.locator('.new').textContent()).not.toMatch(/##|\*\*/);
+    // A link to another site shows the owner where it goes.
+    const shown = await body.locator('.new .md a').evaluate((a) => getComputedStyle(a, '::after').content);
+    expect(shown).toBe('" (https://evil.example/refund)"');
     await page.context().close();
     await fitsAndPasses(demo, [`/approvals/${planId}`]);
     // The post as it will go live fits both widths (its CSP allows no script, so no axe there).

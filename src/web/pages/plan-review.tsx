@@ -3,7 +3,8 @@
 // it, the exact email. Every string here is agent- or visitor-written data: plain fields are rendered
 // as text by hono/jsx (escaped) with a word-level diff from jsdiff; Markdown fields go through the
 // site's own renderer (src/web/render/review-diff.ts), so the owner reads them as visitors will, and
-// that renderer escapes every written character before adding its own tags.
+// that renderer escapes every written character before adding its own tags. A link to another site
+// shows its address after its words (CSS only), so the owner sees where a link goes before approving.
 import { diffWords } from 'diff';
 import { raw } from 'hono/html';
 import type { PublishReview, ReviewField, ReviewSection } from '../../domain/pages/publish-review.js';
@@ -301,6 +302,7 @@ export const REVIEW_CSS = `
 .sbs .md h2,.sbs .md h3,.sbs .md h4{margin:.5rem 0 .25rem}.sbs .md ul,.sbs .md ol{margin:.25rem 0;padding-left:1.25rem}
 .sbs .md blockquote{margin:.25rem 0;padding:.25rem .75rem;border-left:3px solid #ccd}.sbs .md img{max-width:100%;height:auto}
 .sbs .md del img,.sbs .md ins img{outline:3px solid currentColor}
+.sbs .md a[href^="http"]::after,.sbs .md a[href^="mailto:"]::after,.sbs .md a[href^="tel:"]::after{content:" (" attr(href) ")";color:#555;font-size:.85em}
 .warn{border:1px solid #e6d28a;background:#fff8e1;color:#4a3700;border-radius:8px;padding:.75rem;margin:.75rem 0}
 .warn h3{margin:0 0 .25rem;font-size:1rem}.warn ul{margin:.25rem 0 0}
 .cap{display:block;font-size:.8rem;color:#555;text-transform:uppercase;letter-spacing:.03em}
