@@ -1,5 +1,5 @@
-// npm run screenshots: each approval page, the owner's home, restore points and Developers at 390 px
-// and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
+// npm run screenshots: each approval page, the owner's home, restore points, Developers, and a blog
+// post and the blog index in the reviewed preview, at 390 px and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
 // fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the two the README shows;
 // SCREENSHOTS_DIR picks another folder). Runs under Vitest (scripts/screenshots.config.ts) because the
 // test server helper takes its migrated database image from Vitest's global set-up.
@@ -33,7 +33,25 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       pageId: demo.pages.about,
       description: 'Bakers on the harbour since 1987.',
     });
-    await call('create_blog_post', { title: 'Winter loaves', body: 'Rye is back, every Saturday.' });
+    // Ordinary Markdown without blank lines between blocks, as agents write it.
+    const post = await call('create_blog_post', {
+      title: 'Winter loaves',
+      body: 'Rye is **back**, with toasted seeds.\n## When\n- Weekdays from 7:00\n- Saturdays until noon\n\nAsk us about [the workshop](/book).',
+      excerpt: 'Rye is back for the winter.',
+    });
+    const intro = (await call('get_page', { pageId: demo.pages.home })).sections as Array<{
+      sectionId: string;
+      content: { body?: string };
+    }>;
+    await call('update_section_text', {
+      pageId: demo.pages.home,
+      sectionId: demo.sections.intro,
+      text: {
+        body: `${intro.find((x) => x.sectionId === demo.sections.intro)!.content.body}\n## Opening times\n- Weekdays 7:00–18:00\n- **Saturdays** 8:00–12:00`,
+      },
+    });
+    // add_section without content: placeholder text the approval page flags.
+    await call('add_section', { pageId: demo.pages.about, type: 'text' });
     const products = (await call('list_products')).products as Array<{
       productId?: string;
       id?: string;
@@ -61,6 +79,8 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['approvals', '/approvals'],
       ...plans.map(([name, id]): [string, string] => [name, `/approvals/${id}`]),
       ['preview-reviewed', `/approvals/${plans[0]![1]}/preview/`],
+      ['post-preview', `/approvals/${plans[0]![1]}/preview/${post.slug}`],
+      ['blog-preview', `/approvals/${plans[0]![1]}/preview/blog`],
       ['restore-points', `/dashboard/sites/${demo.websites.main}/restore-points`],
       ['developers', '/settings/advanced/developers'],
     ];

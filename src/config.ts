@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { parseTrustProxy } from './net/trusted-proxies.js';
 
+/** One CRAWL_ALLOW_HOSTS entry: a host name, an IPv4 address or a [bracketed IPv6] address, and a port. */
+const HOST_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]):\d{1,5}$/;
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().default('127.0.0.1'),
@@ -15,7 +18,12 @@ const Env = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sitegate <no-reply@sitegate.localhost>'),
   SITEGATE_ADMIN_TOKEN: z.string().min(16).optional(),
-  CRAWL_ALLOW_HOSTS: z.string().optional(),
+  CRAWL_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .refine((v) => (v ?? '').split(',').every((h) => !h.trim() || HOST_PORT.test(h.trim())), {
+      message: 'a comma-separated list of host:port entries, e.g. staging.lan:8080,10.0.0.5:80',
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_CONNECTION: z.coerce.number().int().positive().default(120),
   RATE_LIMIT_PER_WORKSPACE: z.coerce.number().int().positive().default(600),
@@ -111,7 +119,8 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   SMTP_URL: 'smtp://… for outgoing mail; without it mail stays in the outbox and the log',
   MAIL_FROM: 'sender address of outgoing mail',
   SITEGATE_ADMIN_TOKEN: 'enables the operator API under /admin (at least 16 characters)',
-  CRAWL_ALLOW_HOSTS: 'tests only: comma-separated loopback hosts the crawler may reach',
+  CRAWL_ALLOW_HOSTS:
+    'host:port list (comma-separated) of private addresses migrate_site_from_url and import_site may fetch from, e.g. a staging copy (staging.lan:8080); empty by default: loopback and private ranges are refused',
   LOG_LEVEL: 'fatal | error | warn | info | debug | trace | silent (info)',
   RATE_LIMIT_PER_CONNECTION: 'calls per minute per connection (120)',
   RATE_LIMIT_PER_WORKSPACE: 'calls per minute per workspace (600)',

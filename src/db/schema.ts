@@ -101,6 +101,8 @@ export type PublishedSnapshot = {
     kind: string;
     /** Blog post excerpt (absent in snapshots taken before it was recorded). */
     excerpt?: string | null;
+    /** When the page was created, ISO 8601: a post's date (absent in snapshots taken before it was recorded). */
+    createdAt?: string;
     seoTitle: string | null;
     seoDescription: string | null;
     sections: Array<{ id: string; type: string; content: unknown; layout: unknown; hidden: boolean }>;

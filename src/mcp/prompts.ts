@@ -80,7 +80,7 @@ export const PROMPTS: PromptDef[] = [
           '',
           'Steps:',
           '1. Call get_site_overview and get_brand, then list_pages and get_page for each page.',
-          '2. Check each page: a clear heading, no placeholder text ("New heading", "New text."), a search title under 70 characters and a search description of 120–160 characters, working button links, and contact details on the contact page.',
+          '2. Check each page: a clear heading, no placeholder text ("New heading", "New text."; list_draft_changes lists every visible one under placeholders), a search title under 70 characters and a search description of 120–160 characters, working button links, and contact details on the contact page.',
           '3. Fix what you can in the draft: update_section_text for wording, update_page_seo for search fields, set_section_hidden for sections that are not ready, move_section for order. Ask the owner for facts you do not have instead of inventing them.',
           '4. Call list_draft_changes and give the owner a short checklist of what you changed and what still needs them (facts, photos, a domain).',
           `5. ${PUBLISH_RULE}`,

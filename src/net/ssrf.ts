@@ -3,8 +3,10 @@
 // connected socket's remote address must be public unicast (ipaddr.js range() === 'unicast'), which
 // refuses private, loopback, link-local (metadata 169.254.169.254), CGNAT, multicast, unspecified,
 // reserved, IPv4-mapped IPv6 (unwrapped first) and unique-local ranges. Decimal/octal/hex IPv4
-// spellings are normalised by the WHATWG URL parser before any check. Tests reach fixture sites only
-// through the explicit host:port allow-list (CRAWL_ALLOW_HOSTS), never by loosening these defaults.
+// spellings are normalised by the WHATWG URL parser before any check. The one way past these defaults
+// is the operator's explicit host:port allow-list (CRAWL_ALLOW_HOSTS, empty by default): a staging
+// copy on a private network, or a test's fixture site. Only the exact host and port listed are let
+// through; every other port of that host, and every other private address, stays refused.
 import { Resolver as DnsResolver, lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
@@ -15,7 +17,7 @@ import { Refusal } from '../kernel/errors.js';
 export type Resolver = (hostname: string) => Promise<string[]>;
 
 export type GuardOptions = {
-  /** `host:port` entries allowed even on non-public addresses (tests only). */
+  /** `host:port` entries allowed even on non-public addresses (the operator's CRAWL_ALLOW_HOSTS). */
   allowHosts?: readonly string[];
   resolve?: Resolver;
   connectTimeoutMs?: number;
@@ -38,7 +40,7 @@ export function unsafeUrl(message: string): Refusal {
   return new Refusal(
     'unsafe_url',
     message,
-    'Only public http:// and https:// addresses can be fetched; private, local and metadata addresses are refused.',
+    'Only public http:// and https:// addresses can be fetched; private, local and metadata addresses are refused. To migrate a site on a private network (a staging copy), the operator of this Sitegate adds its host:port to CRAWL_ALLOW_HOSTS.',
   );
 }
 
@@ -91,6 +93,14 @@ export function createGuard(opts: GuardOptions = {}): Guard {
   const pins = new Map<string, Promise<string>>();
   const allowed = (hostname: string, port: string | number, protocol = 'http:') =>
     allow.has(hostKey(hostname, port, protocol));
+  // Names on the allow-list may resolve to private addresses; the connect step still lets a socket
+  // through only on the listed port (or to a public address).
+  const allowedNames = new Set([...allow].map((k) => k.replace(/:\d+$/, '').replace(/^\[|\]$/g, '')));
+  const resolveListed = async (hostname: string): Promise<string> => {
+    const addrs = await resolve(hostname).catch(() => []);
+    if (!addrs[0]) throw unsafeUrl(`The host ${hostname} could not be resolved.`);
+    return addrs[0];
+  };
 
   const check = (raw: string | URL, base?: URL): URL => {
     let url: URL;
@@ -152,7 +162,7 @@ export function createGuard(opts: GuardOptions = {}): Guard {
     timeout: opts.connectTimeoutMs ?? 10_000,
     // net.connect calls this for names (never for literal IPs): answer with the pinned, checked address.
     lookup: ((hostname: string, options: { all?: boolean }, cb: (...a: unknown[]) => void) => {
-      pinHost(hostname).then(
+      (allowedNames.has(hostname.toLowerCase()) ? resolveListed(hostname) : pinHost(hostname)).then(
         (address) => {
           const family = address.includes(':') ? 6 : 4;
           if (options?.all) cb(null, [{ address, family } satisfies LookupAddress]);

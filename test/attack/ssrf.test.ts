@@ -56,9 +56,11 @@ describe('SSRF through the tools', () => {
     const before = await footprint(s, d.companyId);
     for (const url of vectors()) {
       const r = await s.call(d.tokens.all, 'migrate_site_from_url', { url });
-      expect({ url, code: r.error?.code }).toEqual({
+      // The refusal says how an operator lets a private staging copy through.
+      expect({ url, code: r.error?.code, hint: r.error?.hint }).toEqual({
         url,
         code: 'unsafe_url',
+        hint: expect.stringContaining('CRAWL_ALLOW_HOSTS'),
       });
     }
     expect(connections).toBe(0);
@@ -84,9 +86,11 @@ describe('SSRF through the tools', () => {
       };
       const r = await s.call(d.tokens.all, 'import_site', { site });
       expect({ url, ok: r.ok }).toEqual({ url, ok: false });
-      expect({ url, code: r.error?.code }).toEqual({
+      // The refusal says how an operator lets a private staging copy through.
+      expect({ url, code: r.error?.code, hint: r.error?.hint }).toEqual({
         url,
         code: 'unsafe_url',
+        hint: expect.stringContaining('CRAWL_ALLOW_HOSTS'),
       });
     }
     expect(connections).toBe(0);

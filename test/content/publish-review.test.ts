@@ -35,7 +35,7 @@ describe('reviewPublish', () => {
       expect.objectContaining({
         sectionId: 's1',
         change: 'edited',
-        fields: [{ label: 'Heading', before: 'Hi', after: 'Hello' }],
+        fields: [{ label: 'Heading', before: 'Hi', after: 'Hello', format: 'text' }],
       }),
     ]);
   });
@@ -54,11 +54,14 @@ describe('reviewPublish', () => {
     const r = reviewPublish(draft, { pages: live });
     expect(r.removedPages).toEqual([{ title: 'old', slug: 'old', kind: 'page' }]);
     expect(r.pageFields.map((f) => f.field)).toEqual([
-      { label: 'Title', before: 'home', after: 'Welcome' },
-      { label: 'Search description', before: null, after: 'Fresh bread' },
+      { label: 'Title', before: 'home', after: 'Welcome', format: 'text' },
+      { label: 'Search description', before: null, after: 'Fresh bread', format: 'text' },
     ]);
     const b = r.sections.find((s) => s.sectionId === 'b')!;
-    expect(b).toMatchObject({ change: 'removed', fields: [{ label: 'Body', before: 'B', after: null }] });
+    expect(b).toMatchObject({
+      change: 'removed',
+      fields: [{ label: 'Body', before: 'B', after: null, format: 'markdown' }],
+    });
     const c = r.sections.find((s) => s.sectionId === 'c')!;
     expect(c).toMatchObject({ change: 'unchanged', visibility: 'shown', moved: null, fields: [] });
   });
@@ -68,12 +71,34 @@ describe('reviewPublish', () => {
     expect(r.newPages).toEqual([{ title: 'home', slug: 'home', kind: 'page', sections: 1 }]);
     expect(r.sections[0]).toMatchObject({
       change: 'added',
-      fields: [{ label: 'Body', before: null, after: 'A' }],
+      fields: [{ label: 'Body', before: null, after: 'A', format: 'markdown' }],
     });
   });
 
-  it('labels nested content and layout in reading order', () => {
-    const text = sectionText({ items: [{ title: 'T', body: 'B' }], buttonLabel: 'Go' }, { width: 'wide' });
+  it('labels nested content and layout in reading order, and says which fields are Markdown', () => {
+    const text = sectionText(
+      { items: [{ title: 'T', body: 'B' }], buttonLabel: 'Go' },
+      { width: 'wide' },
+      'features',
+    );
     expect([...text.keys()]).toEqual(['Items 1 › Title', 'Items 1 › Body', 'Button label', 'Layout › Width']);
+    expect([...text.values()].map((l) => l.format)).toEqual(['text', 'markdown', 'text', 'text']);
+    expect(sectionText({ subheading: 'S', heading: 'H' }, {}, 'hero').get('Subheading')?.format).toBe(
+      'inline',
+    );
+  });
+
+  it('flags placeholder text in visible draft sections, not in hidden ones', () => {
+    const draft = [
+      page('home', [
+        sec('a', { body: 'New text.' }),
+        sec('b', { body: 'Real words.' }),
+        sec('c', { body: 'New text.' }, true),
+      ]),
+    ];
+    expect(reviewPublish(draft, null).placeholders).toEqual([
+      { page: 'home', slug: 'home', sectionId: 'a', type: 'text', field: 'body', text: 'New text.' },
+    ]);
+    expect(reviewPublish([page('home', [sec('b', { body: 'Real words.' })])], null).placeholders).toEqual([]);
   });
 });

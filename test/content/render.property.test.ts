@@ -53,6 +53,17 @@ const FRAGMENTS = [
   '}',
   '\\',
   '\t',
+  '__',
+  '`',
+  '    ',
+  '![i](asset_0123456789ABCDEF)',
+  '![i](https://e.example/p.png)',
+  '[m](mailto:a@b.example)',
+  '[t](tel:+4412345)',
+  '[r][1]\n\n[1]: https://e.example',
+  '1. ',
+  '> ',
+  '---',
 ];
 const piece = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 }));
 // Mostly short texts (so that enough of them pass the schemas), sometimes long hostile ones.
@@ -142,8 +153,10 @@ const TAGS = new Set([
   'strong',
   'em',
   'br',
+  'hr',
+  'code',
 ]);
-const ATTRS = new Set(['id', 'class', 'href', 'src', 'alt', 'loading']);
+const ATTRS = new Set(['id', 'class', 'href', 'src', 'alt', 'loading', 'title', 'start']);
 
 function assertSafe(html: string) {
   // Every "<" opens one of the renderer's own tags; anything else would be unescaped markup.

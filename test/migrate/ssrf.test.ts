@@ -143,6 +143,37 @@ describe('SSRF guard', () => {
     });
   });
 
+  it("an operator's allow-listed name on a private network is reached on its port only", async () => {
+    // A staging copy named staging.example.lan, resolving to a private (here loopback) address.
+    const g = createGuard({
+      allowHosts: [`Staging.example.lan:${fixturePort}`],
+      resolve: async (host) => (host === 'staging.example.lan' ? ['127.0.0.1'] : []),
+    });
+    const before = trapConnections;
+    try {
+      const r = await guardedFetch(g, `http://staging.example.lan:${fixturePort}/`, opts);
+      expect(r.body.toString()).toBe('<p>ok</p>');
+      // The same name on another port, and a redirect from it to a private address, stay refused.
+      for (const url of [
+        `http://staging.example.lan:${trapPort}/`,
+        `http://staging.example.lan:${fixturePort}/to-trap`,
+      ]) {
+        await expect(guardedFetch(g, url, opts), url).rejects.toMatchObject({
+          code: 'unsafe_url',
+          hint: expect.stringContaining('CRAWL_ALLOW_HOSTS'),
+        });
+      }
+      // Straight through the dispatcher: the socket to the unlisted port is cut before any request.
+      await expect(
+        request(`http://staging.example.lan:${trapPort}/`, { dispatcher: g.agent }),
+      ).rejects.toThrow();
+      expect(trapRequests).toBe(0);
+      expect(trapConnections - before).toBeLessThanOrEqual(1);
+    } finally {
+      await g.close();
+    }
+  });
+
   it('checks the connected socket too: a literal loopback address that skips the URL check gets no request through', async () => {
     const before = trapConnections;
     await expect(request(`http://127.0.0.1:${trapPort}/`, { dispatcher: guard.agent })).rejects.toThrow();

@@ -86,6 +86,41 @@ describe('publish', () => {
     await page.context().close();
   });
 
+  it('shows Markdown text rendered with the changes marked inside it; the page passes axe and both fit', async () => {
+    const demo = await s.seed();
+    const post = await s.call(demo.tokens.all, 'create_blog_post', {
+      title: 'Opening times',
+      body: 'Open all week.\n## When\n- Weekdays\n- **Saturdays**',
+    });
+    expect(post.error).toBeUndefined();
+    const edit = await s.call(demo.tokens.all, 'update_section_text', {
+      pageId: demo.pages.home,
+      sectionId: demo.sections.intro,
+      text: {
+        body: 'We bake by [hand](https://evil.example/refund).\n## Opening times\n- Weekdays 7:00–18:00\n- **Saturdays** 8:00–12:00',
+      },
+    });
+    expect(edit.error).toBeUndefined();
+    const planId = await prepare(demo, 'prepare_publish');
+    const page = await ownerAt(demo, `/approvals/${planId}`);
+    const body = page.locator(`[data-section="${demo.sections.intro}"] .field`, { hasText: 'Body' });
+    await expect(body.locator('.new .md h2 ins').textContent()).resolves.toBe('Opening times');
+    await expect(body.locator('.new .md li strong ins').textContent()).resolves.toBe('Saturdays');
+    expect(await body.locator('.new').textContent()).not.toMatch(/##|\*\*/);
+    // A link to another site shows the owner where it goes.
+    const shown = await body.locator('.new .md a').evaluate((a) => getComputedStyle(a, '::after').content);
+    expect(shown).toBe('" (https://evil.example/refund)"');
+    await page.context().close();
+    await fitsAndPasses(demo, [`/approvals/${planId}`]);
+    // The post as it will go live fits both widths (its CSP allows no script, so no axe there).
+    for (const width of WIDTHS) {
+      const p = await ownerAt(demo, `/approvals/${planId}/preview/${post.data!.slug}`, width);
+      await expect(p.locator('article h2').textContent()).resolves.toBe('When');
+      expect(await overflowOf(p), `post at ${width}px`).toBeLessThanOrEqual(0);
+      await p.context().close();
+    }
+  });
+
   it('lists SEO changes, new pages and posts, hidden, moved and removed sections', async () => {
     const demo = await s.seed();
     const call = async (tool: string, args: Record<string, unknown>) =>
@@ -112,8 +147,12 @@ describe('publish', () => {
     await expect(hero.textContent()).resolves.toContain('hidden from visitors');
     const intro = page.locator(`[data-section="${demo.sections.intro}"] h4`);
     await expect(intro.textContent()).resolves.toMatch(/moved from position 2 to 4/);
-    // The new post's text is shown as an added section.
-    expect(text).toContain('Rye is *back*.');
+    // The new post's text is shown as an added section, as visitors will read it: rendered, no syntax.
+    expect(text).toContain('Rye is back.');
+    expect(text).not.toContain('*back*');
+    await expect(page.locator('#publish-review .chg.added .new .md em').first().textContent()).resolves.toBe(
+      'back',
+    );
     await page.context().close();
   });
 

@@ -25,12 +25,19 @@ export type BookableService = {
   price: string | null;
 };
 
-/** The public services with a duration of a published website, with its name and time zone. */
-export async function bookableServices(db: Db, websiteId: string) {
+/**
+ * The public services with a duration of a published website, with its name and time zone. The
+ * previews (`live: false`) ask the same of a site not yet published: what it will offer once live.
+ */
+export async function bookableServices(db: Db, websiteId: string, opts: { live: boolean } = { live: true }) {
   const [site] = await db
     .select({ name: websites.name, config: websites.config })
     .from(websites)
-    .where(and(eq(websites.id, websiteId), isNotNull(websites.publishedRev)));
+    .where(
+      opts.live
+        ? and(eq(websites.id, websiteId), isNotNull(websites.publishedRev))
+        : eq(websites.id, websiteId),
+    );
   if (!site) return null;
   const rows = await db
     .select()

@@ -1,8 +1,12 @@
 // What a publish will change, as the owner reads it on the approval page (DESIGN §5.3, issue 12):
 // each changed section's live and draft text field by field, added / removed / moved / hidden
 // sections, search (SEO) fields, new and removed pages and posts. Pure: takes the draft and the
-// published snapshot, returns plain strings (never markup); the page escapes and diffs them.
+// published snapshot, returns plain strings (never markup) and how each is shown on the site (plain
+// text or Markdown); the page renders, escapes and diffs them. Also every visible field of the draft
+// that still holds placeholder text, so the owner sees it before approving.
 import { z } from 'zod';
+import { type Placeholder, findPlaceholders } from '../sections/placeholders.js';
+import { fieldFormat } from '../sections/types.js';
 import type { SnapshotPage } from '../sites/draft.js';
 import { type DraftChange, diffDraft } from './draft-changes.js';
 
@@ -10,6 +14,8 @@ export const ReviewField = z.object({
   label: z.string(),
   before: z.string().nullable(),
   after: z.string().nullable(),
+  /** How the site shows the text: plain, Markdown blocks or one line of Markdown (absent before). */
+  format: z.enum(['text', 'markdown', 'inline']).default('text'),
 });
 export type ReviewField = z.infer<typeof ReviewField>;
 
@@ -36,6 +42,19 @@ export const PublishReview = z.object({
   /** Page-level fields: title, address, search title and description, excerpt. */
   pageFields: z.array(z.object({ page: z.string(), slug: z.string(), field: ReviewField })),
   sections: z.array(ReviewSection),
+  /** Visible draft fields still holding add_section's placeholder text (absent in older plans). */
+  placeholders: z
+    .array(
+      z.object({
+        page: z.string(),
+        slug: z.string(),
+        sectionId: z.string(),
+        type: z.string(),
+        field: z.string(),
+        text: z.string(),
+      }),
+    )
+    .default([]),
 });
 export type PublishReview = z.infer<typeof PublishReview>;
 
@@ -48,42 +67,56 @@ function humanise(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Every leaf of a section's content (and its layout) as a labelled line of text, in document order. */
-export function sectionText(content: unknown, layout: unknown): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (v: unknown, label: string) => {
+type Leaf = { text: string; format: ReviewField['format'] };
+
+/**
+ * Every leaf of a section's content (and its layout) as a labelled line of text, in document order,
+ * with how the site shows it (`type` decides which fields are Markdown).
+ */
+export function sectionText(content: unknown, layout: unknown, type = ''): Map<string, Leaf> {
+  const out = new Map<string, Leaf>();
+  const walk = (v: unknown, label: string, path: string) => {
     if (v === null || v === undefined) return;
     if (Array.isArray(v)) {
-      for (const [i, item] of v.entries()) walk(item, `${label} ${i + 1}`);
+      for (const [i, item] of v.entries()) walk(item, `${label} ${i + 1}`, path);
       return;
     }
     if (typeof v === 'object') {
       for (const [k, inner] of Object.entries(v as Record<string, unknown>)) {
-        walk(inner, label ? `${label} › ${humanise(k)}` : humanise(k));
+        walk(inner, label ? `${label} › ${humanise(k)}` : humanise(k), path ? `${path}.${k}` : k);
       }
       return;
     }
-    out.set(label || 'Content', String(v));
+    out.set(label || 'Content', { text: String(v), format: fieldFormat(type, path) });
   };
-  walk(content, '');
+  walk(content, '', '');
   if (layout && typeof layout === 'object') {
     for (const [k, v] of Object.entries(layout as Record<string, unknown>)) {
-      if (v !== undefined && v !== null) out.set(`Layout › ${humanise(k)}`, String(v));
+      if (v !== undefined && v !== null)
+        out.set(`Layout › ${humanise(k)}`, { text: String(v), format: 'text' });
     }
   }
   return out;
 }
 
-function fieldDiff(before: Map<string, string> | null, after: Map<string, string> | null): ReviewField[] {
+function fieldDiff(before: Map<string, Leaf> | null, after: Map<string, Leaf> | null): ReviewField[] {
   const labels = [...new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])];
   const out: ReviewField[] = [];
   for (const label of labels) {
     const b = before?.get(label) ?? null;
     const a = after?.get(label) ?? null;
-    if (b !== a) out.push({ label, before: b, after: a });
+    if (b?.text !== a?.text) {
+      out.push({ label, before: b?.text ?? null, after: a?.text ?? null, format: (a ?? b)!.format });
+    }
   }
   return out;
 }
+
+/** A page field (title, address, search text, excerpt): always plain text. */
+const plainDiff = (before: Map<string, string>, after: Map<string, string>) =>
+  fieldDiff(plain(before), plain(after));
+const plain = (m: Map<string, string>) =>
+  new Map([...m].map(([k, text]) => [k, { text, format: 'text' as const }]));
 
 type Sec = SnapshotPage['sections'][number];
 
@@ -94,7 +127,13 @@ export function reviewPublish(
   const changes = diffDraft(draft, published);
   const livePages = new Map((published?.pages ?? []).map((p) => [p.id, p]));
   const draftPages = new Map(draft.map((p) => [p.id, p]));
-  const review: PublishReview = { newPages: [], removedPages: [], pageFields: [], sections: [] };
+  const review: PublishReview = {
+    newPages: [],
+    removedPages: [],
+    pageFields: [],
+    sections: [],
+    placeholders: findPlaceholders(draft).map(({ pageId: _p, ...rest }: Placeholder) => rest),
+  };
 
   const bySection = new Map<string, DraftChange[]>();
   for (const c of changes) {
@@ -121,7 +160,7 @@ export function reviewPublish(
             ] as const
           ).flatMap(([k, v]) => (v === null ? [] : [[k, v] as [string, string]])),
         );
-      for (const field of fieldDiff(pick(live), pick(now))) {
+      for (const field of plainDiff(pick(live), pick(now))) {
         review.pageFields.push({ page: now.title, slug: now.slug, field });
       }
     } else if (c.sectionId) {
@@ -143,7 +182,7 @@ export function reviewPublish(
       review.sections.push({
         ...base(now ?? live, s),
         change: 'removed',
-        fields: fieldDiff(sectionText(s.content, s.layout), null),
+        fields: fieldDiff(sectionText(s.content, s.layout, s.type), null),
       });
       continue;
     }
@@ -158,7 +197,10 @@ export function reviewPublish(
       change: kinds.has('section_updated') ? 'edited' : 'unchanged',
       moved: kinds.has('section_moved') ? { from: liveIdx + 1, to: draftIdx + 1 } : null,
       visibility: kinds.has('section_hidden') ? 'hidden' : kinds.has('section_shown') ? 'shown' : null,
-      fields: fieldDiff(sectionText(was.content, was.layout), sectionText(s.content, s.layout)),
+      fields: fieldDiff(
+        sectionText(was.content, was.layout, was.type),
+        sectionText(s.content, s.layout, s.type),
+      ),
     });
   }
   return review;
@@ -182,6 +224,6 @@ function added(p: SnapshotPage, s: Sec): ReviewSection {
     ...base(p, s),
     change: 'added',
     visibility: s.hidden ? 'hidden' : null,
-    fields: fieldDiff(null, sectionText(s.content, s.layout)),
+    fields: fieldDiff(null, sectionText(s.content, s.layout, s.type)),
   };
 }

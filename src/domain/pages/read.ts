@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.js';
 import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
 import { loadDraft } from '../sites/draft.js';
 import { websiteRowOf } from '../sites/row.js';
+import { draftPlaceholders } from '../sections/placeholders.js';
 
 /** A short, readable label for a section in listings (never the whole content). */
 export function sectionLabel(content: Record<string, unknown>): string {
@@ -93,13 +94,22 @@ export async function draftChanges(
 export async function listDraftChanges(ctx: DirectSiteCtx) {
   const website = await websiteRowOf(ctx);
   const changes = await draftChanges(ctx.db, website);
+  const placeholders = await draftPlaceholders(ctx.db, website.id);
+  const summary = [
+    changes.length === 0
+      ? 'The draft matches the live site.'
+      : `${changes.length} change(s) not yet live. Publishing needs the owner's approval: call prepare_publish.`,
+  ];
+  if (placeholders.length) {
+    summary.push(
+      `${placeholders.length} visible field(s) still show placeholder text (see placeholders): replace them with update_section_text or hide the section before publishing.`,
+    );
+  }
   return {
     published: website.publishedRev !== null,
     draftRevision: website.draftRev,
     changes,
-    summary:
-      changes.length === 0
-        ? 'The draft matches the live site.'
-        : `${changes.length} change(s) not yet live. Publishing needs the owner's approval: call prepare_publish.`,
+    placeholders: placeholders.map(({ slug: _slug, ...p }) => p),
+    summary: summary.join(' '),
   };
 }

@@ -15,6 +15,7 @@ import {
   renumber,
   saveSection,
 } from './store.js';
+import { PLACEHOLDER } from './placeholders.js';
 import {
   SECTION_SCHEMAS,
   SectionLayout,
@@ -108,17 +109,17 @@ export async function addSection(
 /** Minimal valid content when add_section gets none: visible placeholders the owner will replace. */
 function starterContent(type: SectionType): Record<string, unknown> | null {
   const starters: Record<SectionType, Record<string, unknown> | null> = {
-    hero: { heading: 'New heading' },
-    text: { body: 'New text.' },
+    hero: { heading: PLACEHOLDER.heading },
+    text: { body: PLACEHOLDER.text },
     image: null,
     gallery: { images: [] },
     features: { items: [] },
     testimonials: { items: [] },
     pricing: { plans: [] },
     faq: { items: [] },
-    cta: { heading: 'New call to action', buttonLabel: 'Contact us', buttonUrl: '/contact' },
+    cta: { heading: PLACEHOLDER.cta, buttonLabel: 'Contact us', buttonUrl: '/contact' },
     contact: { heading: 'Contact us', showForm: true },
-    blog_body: { body: 'New post.' },
+    blog_body: { body: PLACEHOLDER.post },
   };
   return starters[type];
 }

@@ -7,8 +7,10 @@ const TAG_LIKE = /<\s*\/?\s*[a-zA-Z!?]/;
 // javascript:/vbscript: anywhere; data: only where it looks like a URL ("data:text/html,…", "data:,…"),
 // so an owner can still write "Our data: 5 loaves a day".
 const BAD_SCHEME = /\b(?:javascript|vbscript)\s*:|\bdata\s*:\s*(?:[a-z-]+\/[a-z0-9.+-]+|[,;])/i;
-/** Markdown link targets inside text: `[label](target)`. Each target must pass isSafeUrl. */
+/** Markdown link targets inside text: `[label](target)`. Each target must pass isSafeLinkTarget. */
 export const MD_LINK = /\[([^\]\n]{1,500})\]\(([^)\s]{1,2000})\)/g;
+/** Markdown images: `![alt](target)`. The target must be one of the site's library assets. */
+const MD_IMAGE = /!\[[^\]\n]{0,500}\]\(([^)\s]{1,2000})\)/g;
 
 /** Plain text or Markdown: no tags, no script-capable URL schemes, no control characters. */
 export const SafeText = (max: number) =>
@@ -23,8 +25,12 @@ export const SafeText = (max: number) =>
     .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), {
       message: 'Control characters are not allowed.',
     })
-    .refine((s) => [...s.matchAll(MD_LINK)].every((m) => isSafeUrl(m[2]!)), {
-      message: 'A Markdown link must point to an https:// or http:// address, a path starting with / or #.',
+    .refine((s) => [...s.matchAll(MD_LINK)].every((m) => isSafeLinkTarget(m[2]!)), {
+      message:
+        'A Markdown link must point to an https:// or http:// address, mailto:, tel:, a path starting with / or #.',
+    })
+    .refine((s) => [...s.matchAll(MD_IMAGE)].every((m) => ASSET_ID.test(m[1]!)), {
+      message: 'A Markdown image must be a library asset id (![description](asset_…), see generate_image).',
     });
 
 export const ASSET_ID = /^asset_[0-9A-Za-z]{16}$/;
@@ -40,6 +46,14 @@ export function isSafeUrl(s: string): boolean {
   } catch {
     return false;
   }
+}
+
+const MAILTO = /^mailto:[^\s<>"'`\\@/?#]{1,64}@[A-Za-z0-9.-]{1,253}$/i;
+const TEL = /^tel:\+?[0-9][0-9().-]{2,30}$/i;
+
+/** Where a Markdown link may point: what isSafeUrl allows, plus mailto: and tel: links. */
+export function isSafeLinkTarget(s: string): boolean {
+  return isSafeUrl(s) || MAILTO.test(s) || TEL.test(s);
 }
 
 export const SafeUrl = z.string().min(1).max(2000).refine(isSafeUrl, {
@@ -150,6 +164,30 @@ export const TEXT_FIELDS: Record<SectionType, readonly string[]> = {
   contact: ['heading', 'body', 'phone', 'address'],
   blog_body: ['body'],
 };
+
+/**
+ * The Markdown text fields of each type, as the site renders them: 'markdown' blocks (paragraphs,
+ * headings, lists) or one line of 'inline' Markdown. Paths name keys without list positions
+ * ("items.body"); every other text field is shown as plain text.
+ */
+export const MARKDOWN_FIELDS: Record<SectionType, Readonly<Record<string, 'markdown' | 'inline'>>> = {
+  hero: { subheading: 'inline' },
+  text: { body: 'markdown' },
+  image: { caption: 'inline' },
+  gallery: {},
+  features: { 'items.body': 'markdown' },
+  testimonials: { 'items.quote': 'inline' },
+  pricing: { 'plans.features': 'inline' },
+  faq: { 'items.answer': 'markdown' },
+  cta: { body: 'markdown' },
+  contact: { body: 'markdown' },
+  blog_body: { body: 'markdown' },
+};
+
+/** How a field at `path` (keys without list positions) of a section of `type` is shown. */
+export function fieldFormat(type: string, path: string): 'markdown' | 'inline' | 'text' {
+  return (isSectionType(type) && MARKDOWN_FIELDS[type][path]) || 'text';
+}
 
 /** Layout tokens (DESIGN §5.2): bounded, never free CSS. */
 export const SectionLayout = z

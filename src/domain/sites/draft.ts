@@ -30,6 +30,7 @@ export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage
     title: p.title,
     kind: p.kind,
     excerpt: p.excerpt,
+    createdAt: p.createdAt.toISOString(),
     seoTitle: p.seoTitle,
     seoDescription: p.seoDescription,
     sections: byPage.get(p.id) ?? [],

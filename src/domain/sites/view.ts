@@ -1,9 +1,17 @@
 // What the pages people look at may show (issue 3 item 5, DESIGN §5.5): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PublishedSnapshot, assets, brands, websiteMembers, websites } from '../../db/schema.js';
+import {
+  type PublishedSnapshot,
+  assets,
+  brands,
+  pages as pageRows,
+  websiteMembers,
+  websites,
+} from '../../db/schema.js';
+import { timeZoneOf } from '../crm/booking-request.js';
 import { type Role, isRole } from '../../kernel/scopes.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
 
@@ -23,6 +31,8 @@ export type SiteView = {
   brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
   /** The search visibility setting (SPEC §4.5 prepare_search_visibility): false asks engines not to list it. */
   searchVisible: boolean;
+  /** The website's time zone: post dates are shown in it. */
+  timeZone: string;
 };
 
 /** The draft (for members) or the published snapshot (null when never published or unpublished). */
@@ -37,6 +47,7 @@ export async function loadSiteView(
       name: websites.name,
       published: websites.published,
       searchVisible: websites.searchVisible,
+      config: websites.config,
       palette: brands.palette,
       fonts: brands.fonts,
     })
@@ -48,7 +59,7 @@ export async function loadSiteView(
   if (which === 'published') {
     const snap = row.published as PublishedSnapshot | null;
     if (!snap) return null;
-    pages = snap.pages;
+    pages = await withDates(db, websiteId, snap.pages);
   } else {
     pages = await loadDraft(db, websiteId);
   }
@@ -58,7 +69,20 @@ export async function loadSiteView(
     pages,
     brand: { palette: row.palette ?? {}, fonts: row.fonts ?? {} },
     searchVisible: row.searchVisible,
+    timeZone: timeZoneOf(row.config),
   };
+}
+
+/** Snapshots published before pages carried their date: the dates from the pages that still exist. */
+async function withDates(db: Db, websiteId: string, list: SnapshotPage[]): Promise<SnapshotPage[]> {
+  const missing = list.filter((p) => p.kind === 'post' && !p.createdAt).map((p) => p.id);
+  if (!missing.length) return list;
+  const rows = await db
+    .select({ id: pageRows.id, createdAt: pageRows.createdAt })
+    .from(pageRows)
+    .where(and(eq(pageRows.websiteId, websiteId), inArray(pageRows.id, missing)));
+  const dates = new Map(rows.map((r) => [r.id, r.createdAt.toISOString()]));
+  return list.map((p) => (dates.has(p.id) ? { ...p, createdAt: dates.get(p.id)! } : p));
 }
 
 /** The page at a site path: "" is the home page (slug "home", else the first page). */

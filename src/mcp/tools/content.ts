@@ -12,7 +12,12 @@ import {
   setSectionLayout,
   updateSectionText,
 } from '../../domain/sections/edit.js';
-import { ParamSectionType, SECTION_TYPES, SectionLayout } from '../../domain/sections/types.js';
+import {
+  MARKDOWN_FIELDS,
+  ParamSectionType,
+  SECTION_TYPES,
+  SectionLayout,
+} from '../../domain/sections/types.js';
 import { ParamId, defineTool } from '../define-tool.js';
 
 const content = { scope: 'content:write', area: 'content', role: 'editor' } as const;
@@ -35,10 +40,22 @@ const SectionResult = z.object({
 });
 const DRAFT_NOTE = 'Changes the draft only; the live site changes when the owner approves a publish.';
 
+/** The Markdown subset the site renders (src/web/render/markdown.ts), as agents are told it. */
+const MARKDOWN =
+  'Markdown (CommonMark subset): paragraphs, line breaks, ## to #### headings, **bold**, *italic*, `code`, "- " and "1. " lists, "> " quotes, --- rules, [links](…) to https://, http://, mailto:, tel: or site paths (/about), ![images](asset_…) from the site library only. No HTML, code blocks, tables or reference-style links.';
+const fieldsOf = (kind: 'markdown' | 'inline') =>
+  SECTION_TYPES.flatMap((t) =>
+    Object.entries(MARKDOWN_FIELDS[t])
+      .filter(([, k]) => k === kind)
+      .map(([path]) => `${t}.${path}`),
+  ).join(', ');
+/** Which section fields are Markdown, generated from the same table the renderer reads. */
+const SECTION_MARKDOWN = `Markdown fields: ${fieldsOf('markdown')}; one line of Markdown (no blocks): ${fieldsOf('inline')}; every other field is plain text. ${MARKDOWN}`;
+
 export const update_section_text = defineTool({
   name: 'update_section_text',
   title: 'Update section text',
-  description: `Edits the plain-text fields of one draft section (e.g. heading, subheading, body, buttonLabel; which fields depends on the section type — list_pages/get_page show types). Plain text or simple Markdown (**bold**, *italic*, [link](https://…)); no HTML. An empty string removes an optional field. ${DRAFT_NOTE}`,
+  description: `Edits the text fields of one draft section (e.g. heading, subheading, body, buttonLabel; which fields depends on the section type — list_pages/get_page show types). ${SECTION_MARKDOWN} An empty string removes an optional field. ${DRAFT_NOTE}`,
   ...content,
   annotations: EDIT,
   input: z.object({
@@ -77,7 +94,7 @@ export const update_page_seo = defineTool({
 export const add_section = defineTool({
   name: 'add_section',
   title: 'Add section',
-  description: `Adds a section to a draft page. Types: ${SECTION_TYPES.join(', ')}. content is validated against the type's schema (plain text/Markdown, https/relative links or library asset ids; no HTML, CSS or scripts); omit it for a placeholder. position is the 0-based index (default: the end). ${DRAFT_NOTE}`,
+  description: `Adds a section to a draft page. Types: ${SECTION_TYPES.join(', ')}. content is validated against the type's schema (URL fields: https/http, site paths or library asset ids; no HTML, CSS or scripts). ${SECTION_MARKDOWN} Omit content for placeholder text ("New text."), which list_draft_changes flags until it is replaced. position is the 0-based index (default: the end). ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
   idempotent: 'key',
@@ -141,13 +158,13 @@ export const create_page = defineTool({
 export const create_blog_post = defineTool({
   name: 'create_blog_post',
   title: 'Create blog post',
-  description: `Creates a draft blog post with a Markdown body (paragraphs, ## headings, - lists, **bold**, *italic*, [links](https://…); no HTML) and an optional excerpt (≤ 300 characters). ${DRAFT_NOTE}`,
+  description: `Creates a draft blog post, dated today, with a body in ${MARKDOWN} The post page shows the title as its heading: start the body's own headings at ##. Optional excerpt (≤ 300 characters, plain text) for the blog index. ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
   idempotent: 'key',
   input: z.object({
     title: z.string().min(1).max(200),
-    body: z.string().min(1).max(20_000).describe('Markdown.'),
+    body: z.string().min(1).max(20_000).describe('Markdown (the subset above).'),
     excerpt: z.string().max(300).optional(),
   }),
   output: z.object({
@@ -181,7 +198,7 @@ export const get_section_json = defineTool({
 export const replace_section_content = defineTool({
   name: 'replace_section_content',
   title: 'Replace section content',
-  description: `Advanced editor: replaces a section's whole content with a JSON document of the same section type, validated against its schema (no HTML, CSS, scripts or unsafe links). clientRev must be the rev from get_section_json; if the section changed since, the call is refused with stale_revision. ${DRAFT_NOTE}`,
+  description: `Advanced editor: replaces a section's whole content with a JSON document of the same section type, validated against its schema (no HTML, CSS, scripts or unsafe links; Markdown fields as update_section_text says). clientRev must be the rev from get_section_json; if the section changed since, the call is refused with stale_revision. ${DRAFT_NOTE}`,
   ...advanced,
   annotations: EDIT,
   input: z.object({

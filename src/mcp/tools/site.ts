@@ -142,6 +142,17 @@ export const DraftChanges = z.object({
       description: z.string(),
     }),
   ),
+  /** Visible fields that still hold add_section's placeholder text ("New text."). */
+  placeholders: z.array(
+    z.object({
+      pageId: z.string(),
+      page: z.string(),
+      sectionId: z.string(),
+      type: z.string(),
+      field: z.string(),
+      text: z.string(),
+    }),
+  ),
 });
 
 export const list_draft_changes = defineTool({
@@ -149,7 +160,7 @@ export const list_draft_changes = defineTool({
   cacheable: true,
   title: 'List draft changes',
   description:
-    'What the draft changes compared with the live site, page by page and section by section. Publishing them needs the owner’s approval (prepare_publish).',
+    'What the draft changes compared with the live site, page by page and section by section, and every visible field that still shows placeholder text from add_section ("New text."). Publishing them needs the owner’s approval (prepare_publish).',
   ...site,
   annotations: READ,
   transaction: 'none',

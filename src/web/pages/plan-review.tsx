@@ -1,17 +1,55 @@
 // What a plan will do, shown on its approval page (DESIGN §5.3): facts, the publish change itself
-// (live and draft text side by side with a word-level diff from jsdiff), the product as customers will
-// see it, the exact email. Every string here is agent- or visitor-written data: rendered as text by
-// hono/jsx (escaped), never as markup and never as a live link.
+// (live and draft text side by side with the differences marked), the product as customers will see
+// it, the exact email. Every string here is agent- or visitor-written data: plain fields are rendered
+// as text by hono/jsx (escaped) with a word-level diff from jsdiff; Markdown fields go through the
+// site's own renderer (src/web/render/review-diff.ts), so the owner reads them as visitors will, and
+// that renderer escapes every written character before adding its own tags. A link to another site
+// shows its address after its words (CSS only), so the owner sees where a link goes before approving.
 import { diffWords } from 'diff';
+import { raw } from 'hono/html';
 import type { PublishReview, ReviewField, ReviewSection } from '../../domain/pages/publish-review.js';
 import type { PlanReview } from '../../plans/kinds/types.js';
+import { makeResolver } from '../render/markdown.js';
+import { renderedDiff } from '../render/review-diff.js';
 import { Time } from './time.js';
 
 const TYPE_NAMES: Record<string, string> = { blog_body: 'blog text', cta: 'call-to-action', faq: 'FAQ' };
 const typeName = (t: string) => TYPE_NAMES[t] ?? t;
 
+/** A Markdown field, live and draft side by side, rendered as the site shows it, changes marked. */
+function RenderedDiff(props: { field: ReviewField; basePath: string }) {
+  const { before, after, label, format } = props.field;
+  const html = renderedDiff(
+    before,
+    after,
+    format === 'inline' ? 'inline' : 'markdown',
+    makeResolver(props.basePath),
+  );
+  const Box = format === 'inline' ? 'p' : 'div';
+  return (
+    <div class="field">
+      <div class="lbl">{label}</div>
+      <div class="sbs rendered">
+        <div class="old">
+          <span class="cap">Live now</span>
+          {html.before === null ? (
+            <p class="muted">(not on the live site)</p>
+          ) : (
+            <Box class="md">{raw(html.before)}</Box>
+          )}
+        </div>
+        <div class="new">
+          <span class="cap">After publishing</span>
+          {html.after === null ? <p class="muted">(removed)</p> : <Box class="md">{raw(html.after)}</Box>}
+        </div>
+      </div>
+    </div>
+  );
+}
+
 /** One field, live and draft side by side; removed words marked in the left, added in the right. */
-function FieldDiff(props: { field: ReviewField }) {
+function FieldDiff(props: { field: ReviewField; basePath: string }) {
+  if (props.field.format !== 'text') return <RenderedDiff field={props.field} basePath={props.basePath} />;
   const { before, after, label } = props.field;
   const parts = before !== null && after !== null ? diffWords(before, after) : null;
   return (
@@ -63,10 +101,29 @@ function sectionHeadline(s: ReviewSection): string {
   return `${typeName(s.type)} section: ${[what, ...extra].join(', ')}`;
 }
 
-function PublishChanges(props: { review: PublishReview }) {
+/**
+ * The change a publish makes, as the owner reviews it: new and removed pages, page fields, each
+ * section's fields side by side, and placeholder text still in the draft. `basePath` is where the
+ * reviewed draft's preview lives: site links and images in the text resolve under it.
+ */
+export function PublishChanges(props: { review: PublishReview; basePath: string }) {
   const r = props.review;
+  const placeholders = r.placeholders ?? [];
   return (
     <div id="publish-review">
+      {placeholders.length ? (
+        <div class="warn" id="placeholders" role="note">
+          <h3>Placeholder text still in the draft</h3>
+          <p>Visitors would read these words as they are. Ask your assistant to replace them, or decline.</p>
+          <ul>
+            {placeholders.map((p) => (
+              <li data-section={p.sectionId}>
+                Page “{p.page}” (/{p.slug}), {typeName(p.type)} section: “{p.text}”
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {r.newPages.length ? (
         <>
           <h3>New pages and posts</h3>
@@ -100,7 +157,7 @@ function PublishChanges(props: { review: PublishReview }) {
               <h4>
                 Page “{f.page}” (/{f.slug})
               </h4>
-              <FieldDiff field={f.field} />
+              <FieldDiff field={f.field} basePath={props.basePath} />
             </div>
           ))}
         </>
@@ -114,7 +171,7 @@ function PublishChanges(props: { review: PublishReview }) {
                 Page “{s.page}” (/{s.slug}): {sectionHeadline(s)}
               </h4>
               {s.fields.map((f) => (
-                <FieldDiff field={f} />
+                <FieldDiff field={f} basePath={props.basePath} />
               ))}
               {s.fields.length === 0 ? <p class="muted">The text is not changed.</p> : null}
             </div>
@@ -182,7 +239,9 @@ export function Review(props: { review: PlanReview; tz: string; planId: string }
           )}
         </>
       ) : null}
-      {r.publish ? <PublishChanges review={r.publish} /> : null}
+      {r.publish ? (
+        <PublishChanges review={r.publish} basePath={`/approvals/${props.planId}/preview`} />
+      ) : null}
       {r.table ? (
         <div class="scroll">
           <table id="lines">
@@ -239,6 +298,13 @@ export const REVIEW_CSS = `
 .sbs{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.5rem}
 .sbs>div{background:#fafafc;border:1px solid #eee;border-radius:6px;padding:.5rem;min-width:0}
 .sbs p{margin:.25rem 0 0;white-space:pre-wrap;overflow-wrap:anywhere}
+.sbs .md p,.sbs p.md{white-space:normal}.sbs .md{overflow-wrap:anywhere}.sbs .md>:first-child{margin-top:.25rem}
+.sbs .md h2,.sbs .md h3,.sbs .md h4{margin:.5rem 0 .25rem}.sbs .md ul,.sbs .md ol{margin:.25rem 0;padding-left:1.25rem}
+.sbs .md blockquote{margin:.25rem 0;padding:.25rem .75rem;border-left:3px solid #ccd}.sbs .md img{max-width:100%;height:auto}
+.sbs .md del img,.sbs .md ins img{outline:3px solid currentColor}
+.sbs .md a[href^="http"]::after,.sbs .md a[href^="mailto:"]::after,.sbs .md a[href^="tel:"]::after{content:" (" attr(href) ")";color:#555;font-size:.85em}
+.warn{border:1px solid #e6d28a;background:#fff8e1;color:#4a3700;border-radius:8px;padding:.75rem;margin:.75rem 0}
+.warn h3{margin:0 0 .25rem;font-size:1rem}.warn ul{margin:.25rem 0 0}
 .cap{display:block;font-size:.8rem;color:#555;text-transform:uppercase;letter-spacing:.03em}
 del{background:#ffd7d7;color:#5c0000;text-decoration:line-through}
 ins{background:#cdf5d6;color:#003d12;text-decoration:none;outline:1px solid #58a86b;font-weight:600}

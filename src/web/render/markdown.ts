@@ -1,8 +1,15 @@
-// The small Markdown subset of section text (SPEC §2 sections; issue: "escape first, then format"):
-// paragraphs, line breaks, ## / ### headings, "- " and "1. " lists, "> " quotes, **bold**, *italic* / _italic_ and
-// [label](url) links whose url passes isSafeUrl. Everything else is text, HTML-escaped before any tag
-// is added, so nothing a writer types can become markup or run as code.
-import { MD_LINK, isSafeUrl } from '../../domain/sections/types.js';
+// Markdown text of sections and blog posts to HTML: one CommonMark parser (markdown-it) for the live
+// site, both previews and the approval page. The subset (stated to agents in the tool descriptions):
+// paragraphs, line breaks, headings (## to ####; a single # is shown as ##, the page has its own <h1>),
+// **bold** / __bold__, *italic* / _italic_, `code`, "- " and "1. " lists, "> " quotes, --- rules,
+// [links](…) to http(s), mailto:, tel: or the site's own paths, and ![images](asset_…) from the site's
+// library. Raw HTML, code blocks (indented or fenced), reference-style links, tables and
+// autolinked bare URLs are off: what a writer types there stays text, escaped by markdown-it's
+// renderer, so nothing a writer types can become markup or run as code. A single line break stays a
+// line break (owners write addresses and opening times line by line).
+import MarkdownIt from 'markdown-it';
+import type { StateCore, Token } from 'markdown-it';
+import { ASSET_ID, isSafeLinkTarget } from '../../domain/sections/types.js';
 import { escapeHtml } from '../../kernel/html.js';
 
 /** Turns a stored URL into an href/src: asset ids to /assets/<id>, site paths under the site's base. */
@@ -10,61 +17,142 @@ export type UrlResolver = (url: string) => string | null;
 
 export function makeResolver(basePath: string): UrlResolver {
   return (url) => {
-    if (!isSafeUrl(url)) return null;
-    if (/^asset_/.test(url)) return `/assets/${url}`;
+    if (!isSafeLinkTarget(url)) return null;
+    if (ASSET_ID.test(url)) return `/assets/${url}`;
     if (url.startsWith('/')) return `${basePath}${url}`;
     return url;
   };
 }
 
-// Placeholders use U+0000, which section text can never contain (SafeText refuses control characters).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the placeholder marker on purpose
-const HOLE = /\u0000(\d+)\u0000/g;
+/** Changed words to mark while rendering (the approval page's side-by-side diff). */
+export type Marks = { tag: 'ins' | 'del'; changed: ReadonlySet<number>; next: number };
+type Env = { resolve: UrlResolver; marks?: Marks };
 
-function emphasis(escaped: string): string {
-  return (
-    escaped
-      .replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>')
-      // As in CommonMark, a delimiter next to a space does not open or close emphasis ("2 * 3 * 4").
-      .replace(/(^|[^\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?!\w)/g, '$1<em>$2</em>')
-      .replace(/(^|[^\w])_([^_\s](?:[^_\n]*?[^_\s])?)_(?!\w)/g, '$1<em>$2</em>')
-  );
+const md = MarkdownIt('commonmark', { html: false, xhtmlOut: false, breaks: true, linkify: false });
+md.disable(['code', 'fence', 'html_block', 'reference', 'html_inline']);
+// markdown-it keeps a link whose target fails this as literal text.
+md.validateLink = (url) => isSafeLinkTarget(url);
+
+/** Resolves link and image targets against the page, and keeps headings between h2 and h4. */
+function sitePolicy(state: StateCore): void {
+  const env = state.env as Env;
+  for (const block of state.tokens) {
+    if (block.type === 'heading_open' || block.type === 'heading_close') {
+      block.tag = `h${Math.min(4, Math.max(2, Number(block.tag.slice(1))))}`;
+    }
+    if (block.type !== 'inline' || !block.children) continue;
+    const out: Token[] = [];
+    let dropClose = false;
+    for (const t of block.children) {
+      if (t.type === 'link_open') {
+        const href = env.resolve(String(t.attrGet('href') ?? ''));
+        dropClose = href === null;
+        if (href === null) continue;
+        t.attrSet('href', href);
+      } else if (t.type === 'link_close' && dropClose) {
+        dropClose = false;
+        continue;
+      } else if (t.type === 'image') {
+        const src = String(t.attrGet('src') ?? '');
+        const url = ASSET_ID.test(src) ? env.resolve(src) : null;
+        if (url === null) {
+          // Only the site's own library images are shown; anything else reads as its description.
+          const text = new state.Token('text', '', 0);
+          text.content = (t.children ?? []).map((c) => c.content).join('');
+          out.push(text);
+          continue;
+        }
+        t.attrSet('src', url);
+        t.attrSet('loading', 'lazy');
+      }
+      out.push(t);
+    }
+    block.children = out;
+  }
+}
+md.core.ruler.push('site_policy', sitePolicy);
+
+const WORDS = /(\s+)/;
+
+/** Text with the changed words of `env.marks` wrapped; runs of changed words share one tag. */
+function markedText(text: string, marks: Marks): string {
+  let out = '';
+  let open = false;
+  let gap = ''; // spaces after an open run: inside it if the run goes on, outside if it ends
+  for (const piece of text.split(WORDS)) {
+    if (!piece) continue;
+    const changed = marks.changed.has(marks.next++);
+    if (!/\S/.test(piece)) {
+      if (open) gap += piece;
+      else out += escapeHtml(piece);
+      continue;
+    }
+    if (changed && !open) out += `<${marks.tag}>`;
+    if (!changed && open) out += `</${marks.tag}>`;
+    open = changed;
+    out += escapeHtml(gap) + escapeHtml(piece);
+    gap = '';
+  }
+  return open ? `${out}</${marks.tag}>${escapeHtml(gap)}` : out;
 }
 
-/** One line of inline Markdown to safe HTML. */
-export function inline(text: string, resolve: UrlResolver): string {
-  const links: string[] = [];
-  const withHoles = text.replace(MD_LINK, (_m, label: string, url: string) => {
-    const href = resolve(url);
-    const inner = emphasis(escapeHtml(label));
-    links.push(href ? `<a href="${escapeHtml(href)}">${inner}</a>` : inner);
-    return `\u0000${links.length - 1}\u0000`;
-  });
-  return emphasis(escapeHtml(withHoles)).replace(HOLE, (_m, i: string) => links[Number(i)] ?? '');
+const rules = md.renderer.rules;
+const marksOf = (env: unknown) => (env as Env | undefined)?.marks;
+rules.text = (tokens, idx, _o, env) => {
+  const marks = marksOf(env);
+  return marks ? markedText(tokens[idx]!.content, marks) : escapeHtml(tokens[idx]!.content);
+};
+rules.code_inline = (tokens, idx, _o, env) => {
+  const text = tokens[idx]!.content;
+  const marks = marksOf(env);
+  return `<code>${marks ? markedText(text, marks) : escapeHtml(text)}</code>`;
+};
+const image = rules.image!;
+rules.image = (tokens, idx, o, env, self) => {
+  const html = image(tokens, idx, o, env, self);
+  const marks = marksOf(env);
+  if (!marks) return html;
+  return marks.changed.has(marks.next++) ? `<${marks.tag}>${html}</${marks.tag}>` : html;
+};
+
+/** A block of Markdown to safe HTML. */
+export function markdown(text: string, resolve: UrlResolver, marks?: Marks): string {
+  return md.render(text, { resolve, marks } satisfies Env).trimEnd();
 }
 
-/** A block of Markdown to safe HTML (paragraphs, headings, lists). */
-export function markdown(text: string, resolve: UrlResolver): string {
+/** One line of inline Markdown (a subheading, a caption, a quote) to safe HTML: no blocks. */
+export function inline(text: string, resolve: UrlResolver, marks?: Marks): string {
+  return md.renderInline(text, { resolve, marks } satisfies Env);
+}
+
+/**
+ * The words of a text as the renderer will mark them, in render order: each word or space with the
+ * blocks and inline formatting it sits in, so that a word made bold, moved into a list or given
+ * another link target counts as changed. `markdown()`/`inline()` with `marks` count the same pieces.
+ */
+export function renderedWords(text: string, as: 'markdown' | 'inline'): string[] {
+  const env: Env = { resolve: makeResolver('') };
+  const tokens = as === 'markdown' ? md.parse(text, env) : md.parseInline(text, env);
   const out: string[] = [];
-  for (const block of text.replace(/\r\n?/g, '\n').split(/\n{2,}/)) {
-    const lines = block.split('\n').filter((l) => l.trim() !== '');
-    if (!lines.length) continue;
-    const heading = /^(#{2,3})\s+(.+)$/.exec(lines[0]!);
-    if (heading && lines.length === 1) {
-      const tag = heading[1]!.length === 2 ? 'h3' : 'h4';
-      out.push(`<${tag}>${inline(heading[2]!, resolve)}</${tag}>`);
-    } else if (lines.every((l) => /^\s*>/.test(l))) {
-      const quoted = lines.map((l) => inline(l.replace(/^\s*>\s?/, ''), resolve));
-      out.push(`<blockquote><p>${quoted.join('<br>')}</p></blockquote>`);
-    } else if (lines.every((l) => /^\s*\d{1,3}[.)]\s+/.test(l))) {
-      const items = lines.map((l) => `<li>${inline(l.replace(/^\s*\d{1,3}[.)]\s+/, ''), resolve)}</li>`);
-      out.push(`<ol>${items.join('')}</ol>`);
-    } else if (lines.every((l) => /^\s*[-*]\s+/.test(l))) {
-      const items = lines.map((l) => `<li>${inline(l.replace(/^\s*[-*]\s+/, ''), resolve)}</li>`);
-      out.push(`<ul>${items.join('')}</ul>`);
-    } else {
-      out.push(`<p>${lines.map((l) => inline(l, resolve)).join('<br>')}</p>`);
+  const blocks: string[] = [];
+  for (const b of tokens) {
+    if (b.nesting === 1) blocks.push(b.tag);
+    if (b.nesting === -1) blocks.pop();
+    if (b.type !== 'inline' || !b.children) continue;
+    const where = blocks.join('>');
+    const inlineCtx: string[] = [];
+    for (const t of b.children) {
+      if (t.nesting === 1) inlineCtx.push(t.type === 'link_open' ? `a(${t.attrGet('href')})` : t.tag);
+      else if (t.nesting === -1) inlineCtx.pop();
+      const ctx = `${where}|${inlineCtx.join('>')}`;
+      if (t.type === 'text' || t.type === 'code_inline') {
+        for (const piece of t.content.split(WORDS)) {
+          if (piece) out.push(`${ctx}|${t.type === 'code_inline' ? 'code:' : ''}${piece}`);
+        }
+      } else if (t.type === 'image') {
+        out.push(`${ctx}|img(${t.attrGet('src')})`);
+      }
     }
   }
-  return out.join('\n');
+  return out;
 }

@@ -1,16 +1,19 @@
 // A whole site page (draft preview or published): navigation, sections, brand colours and fonts.
 // Brand values are used only when they match a strict pattern (hex colour, plain font name); the
 // stylesheet is fixed text, and the page carries a CSP that allows no script at all.
+import { TZDate } from '@date-fns/tz';
 import { FORM_CSS, type SiteForms, bookingForm } from './forms.js';
 import { escapeHtml as e } from '../../kernel/html.js';
 import { makeResolver } from './markdown.js';
-import { type RenderSection, renderSection } from './sections.js';
+import { type RenderSection, layoutClasses, renderSection } from './sections.js';
 
 export type RenderPage = {
   slug: string;
   title: string;
   kind: string;
   excerpt?: string | null;
+  /** ISO 8601; a post shows it as its date. */
+  createdAt?: string;
   seoTitle: string | null;
   seoDescription: string | null;
   sections: RenderSection[];
@@ -32,6 +35,8 @@ export type RenderSite = {
   forms?: SiteForms;
   /** The site offers booking requests: the navigation links to /book. */
   bookable?: boolean;
+  /** The website's time zone, for post dates (UTC when absent). */
+  timeZone?: string;
 };
 
 /** Content-Security-Policy of rendered site pages: no scripts, no plugins, no framing. */
@@ -69,7 +74,7 @@ a{color:var(--accent)}.site-header{display:flex;flex-wrap:wrap;gap:1rem;align-it
 .site-header .brand{font-weight:700;font-size:1.2rem;color:var(--primary);text-decoration:none;margin-right:auto}
 .site-header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}.site-header nav a{text-decoration:none;color:var(--text)}
 .draft-bar{background:#fff3cd;color:#5c4400;padding:.5rem 1.5rem;font-size:.9rem;border-bottom:1px solid #e6d28a}
-section .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inner{max-width:640px}.w-normal .inner{max-width:960px}
+section .inner,.post-head .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inner{max-width:640px}.w-normal .inner{max-width:960px}
 .w-wide .inner{max-width:1200px}.w-full .inner{max-width:none}
 .py-none{padding:0}.py-sm{padding:1rem 0}.py-md{padding:2.5rem 0}.py-lg{padding:4rem 0}.py-xl{padding:6rem 0}
 .hero{display:grid;gap:2rem;align-items:center}.hero h1{font-size:clamp(2rem,5vw,3.2rem);margin:0 0 .5rem;color:var(--primary)}
@@ -81,7 +86,8 @@ details{border-bottom:1px solid #0002;padding:.75rem 0}summary{cursor:pointer;fo
 .cta{text-align:center;background:var(--secondary);border-radius:12px;padding:2rem}address{font-style:normal}
 .is-hidden{opacity:.45;outline:2px dashed #b8860b}.hidden-note{font-size:.85rem;color:#8a6100;margin:0 0 .5rem}
 .site-footer{padding:2rem 1.5rem;color:#666;font-size:.9rem;border-top:1px solid #0001}
-.posts li{margin-bottom:1rem}
+.post-head{padding:2.5rem 0 0}.post-head h1{margin:0 0 .25rem}.post-head+section{padding-top:1rem}
+.posts{list-style:none;padding:0}.posts li{margin-bottom:1.25rem}.posts p{margin:.25rem 0 0}.post-date{display:block;color:#555;font-size:.9rem}
 @media (min-width:800px){.hero{grid-template-columns:3fr 2fr}}
 @media (max-width:640px){.hide-mobile{display:none}}@media (min-width:641px){.hide-desktop{display:none}}
 ${FORM_CSS}`;
@@ -100,31 +106,60 @@ function shell(site: RenderSite, title: string, description: string | null, body
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title>${description ? `<meta name="description" content="${e(description)}">` : ''}${site.mode === 'draft' || site.noindex ? '<meta name="robots" content="noindex">' : ''}<style>${CSS}${brandCss(site.brand)}</style></head><body>${bar}<header class="site-header"><a class="brand" href="${e(`${base}/`)}">${e(site.siteName)}</a><nav>${nav}</nav></header><main>${body}</main><footer class="site-footer">© ${e(site.siteName)}</footer></body></html>`;
 }
 
+const narrow = (inner: string) =>
+  `<section class="w-narrow py-md"><div class="inner">${inner}</div></section>`;
+
+const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+/** A post's date as `<time>`, the day as it was in the site's time zone ("27 November 2026"). */
+function postDate(at: string | undefined, timeZone = 'UTC'): string {
+  if (!at) return '';
+  const day = new TZDate(at, timeZone);
+  if (Number.isNaN(day.getTime())) return '';
+  let f = DATE_FORMATS.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'long', year: 'numeric' });
+    DATE_FORMATS.set(timeZone, f);
+  }
+  const iso = [day.getFullYear(), day.getMonth() + 1, day.getDate()]
+    .map((n, i) => String(n).padStart(i ? 2 : 4, '0'))
+    .join('-');
+  return `<time class="post-date" datetime="${iso}">${e(f.format(day))}</time>`;
+}
+
+/** Posts newest first (the order of the blog index); undated posts last, in site order. */
+export function newestFirst<T extends { createdAt?: string }>(posts: readonly T[]): T[] {
+  const at = (p: T) => (p.createdAt ? Date.parse(p.createdAt) : Number.NEGATIVE_INFINITY);
+  return [...posts].sort((a, b) => at(b) - at(a));
+}
+
 export function renderPage(site: RenderSite, page: RenderPage): string {
   const resolve = makeResolver(site.basePath);
   const draft = site.mode === 'draft';
   let body = page.sections.map((s) => renderSection(s, resolve, draft, site.forms)).join('');
-  // A post shows its title, unless its first section is a hero that already does (migrated posts).
-  if (page.kind === 'post' && page.sections[0]?.type !== 'hero') {
-    body = `<section class="w-narrow py-md"><div class="inner"><h1>${e(page.title)}</h1></div></section>${body}`;
+  // A post shows its title and date; a migrated post whose first section is a hero already shows its title.
+  if (page.kind === 'post') {
+    const date = postDate(page.createdAt, site.timeZone);
+    const title = page.sections[0]?.type === 'hero' ? '' : `<h1>${e(page.title)}</h1>`;
+    // The header lines up with the post's text: the same width as its first section.
+    const width = layoutClasses(page.sections[0]?.layout).split(' ')[0];
+    if (title || date)
+      body = `<header class="post-head ${width}"><div class="inner">${title}${date}</div></header>${body}`;
   }
   const title = page.seoTitle || `${page.title} · ${site.siteName}`;
   return shell(site, title, page.seoDescription, body);
 }
 
 export function renderBlogIndex(site: RenderSite, posts: RenderPage[]): string {
-  const items = posts
+  const items = newestFirst(posts)
     .map(
       (p) =>
-        `<li><a href="${e(`${site.basePath}/${p.slug}`)}"><strong>${e(p.title)}</strong></a>${p.excerpt ? `<br>${e(p.excerpt)}` : ''}</li>`,
+        `<li><a href="${e(`${site.basePath}/${p.slug}`)}"><strong>${e(p.title)}</strong></a>${postDate(p.createdAt, site.timeZone)}${p.excerpt ? `<p>${e(p.excerpt)}</p>` : ''}</li>`,
     )
     .join('');
   const body = `<section class="w-narrow py-md"><div class="inner"><h1>Blog</h1><ul class="posts">${items || '<li>No posts yet.</li>'}</ul></div></section>`;
   return shell(site, `Blog · ${site.siteName}`, null, body);
 }
-
-const narrow = (inner: string) =>
-  `<section class="w-narrow py-md"><div class="inner">${inner}</div></section>`;
 
 export type BookingOffer = {
   timeZone: string;

@@ -54,6 +54,7 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
       if (!reviewed || !view) return notFoundPage(c);
       return renderView(
         c,
+        services.db,
         { ...view, pages: reviewed.pages },
         'draft',
         `/approvals/${id}/preview`,

@@ -3,11 +3,14 @@
 // ./site.ts, without a session; a preview never counts as a visit. Output comes from src/web/render/
 // (escaped; a CSP allows no script).
 import type { Context, Hono } from 'hono';
+import type { Db } from '../../db/client.js';
+import { bookableServices } from '../../domain/crm/booking-request.js';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from '../../domain/crm/form-guard.js';
-import { type SiteView, loadSiteView, memberRole, pageAt } from '../../domain/sites/view.js';
+import { type SiteView, loadSiteView, memberRole } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
-import { type RenderSite, SITE_CSP, renderBlogIndex, renderPage } from '../render/page.js';
+import { type RenderSite, SITE_CSP } from '../render/page.js';
+import { renderSitePath, siteChrome } from '../render/site-path.js';
 import { type WebEnv, requireUser } from '../session.js';
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
@@ -33,7 +36,7 @@ function restOf(c: Context<WebEnv>, prefix: string): string | null {
   }
 }
 
-async function renderSitePath(
+async function renderEditorPath(
   c: Context<WebEnv>,
   deps: AppDeps,
   websiteId: string,
@@ -42,44 +45,41 @@ async function renderSitePath(
 ) {
   const view = await loadSiteView(deps.services.db, websiteId, mode === 'draft' ? 'draft' : 'published');
   if (!view) return notFoundPage(c);
-  return renderView(c, view, mode, basePath);
+  return renderView(c, deps.services.db, view, mode, basePath);
 }
 
-/** Renders the page of `view` at the request's path under `basePath` (escaped; CSP allows no script). */
-export function renderView(
+/**
+ * Renders the page of `view` at the request's path under `basePath` (escaped; CSP allows no script),
+ * with the live site's navigation: the booking pages the site will offer once it is live.
+ */
+export async function renderView(
   c: Context<WebEnv>,
+  db: Db,
   view: SiteView,
   mode: 'draft' | 'live',
   basePath: string,
   draftNote?: string,
 ) {
+  const path = restOf(c, basePath);
+  if (path === null) return notFoundPage(c);
+  const bookable = await bookableServices(db, view.websiteId, { live: false });
+  const offer = bookable?.services.length
+    ? { timeZone: bookable.timeZone, services: bookable.services }
+    : null;
   const site: RenderSite = {
-    siteName: view.name,
+    ...siteChrome(view, offer),
     basePath,
     mode,
     ...(draftNote ? { draftNote } : {}),
-    nav: view.pages.filter((p) => p.kind === 'page').map((p) => ({ slug: p.slug, title: p.title })),
-    hasPosts: view.pages.some((p) => p.kind === 'post'),
-    brand: view.brand,
     // The preview shows the forms visitors will see, disabled: nothing posts from a draft.
     forms: { actionBase: null, token: '', honeypot: HONEYPOT_FIELD, tokenField: TOKEN_FIELD },
   };
-  const path = restOf(c, basePath);
-  if (path === null) return notFoundPage(c);
+  const shown = renderSitePath(site, view, offer, path);
+  if (!shown) return notFoundPage(c);
   c.header('Content-Security-Policy', SITE_CSP);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'same-origin');
-  if (path === 'blog' && !view.pages.some((p) => p.slug === 'blog')) {
-    return c.html(
-      renderBlogIndex(
-        site,
-        view.pages.filter((p) => p.kind === 'post'),
-      ),
-    );
-  }
-  const page = pageAt(view, path);
-  if (!page) return notFoundPage(c);
-  return c.html(renderPage(site, page));
+  return c.html(shown.html);
 }
 
 export function mountPreview(app: Hono<WebEnv>, deps: AppDeps): void {
@@ -89,7 +89,7 @@ export function mountPreview(app: Hono<WebEnv>, deps: AppDeps): void {
     const user = c.get('user')!;
     // A non-member learns nothing, not even whether the site exists.
     if (!ID.test(id) || !(await memberRole(db, user.id, id))) return notFoundPage(c);
-    return renderSitePath(c, deps, id, 'draft', `/editor/${id}`);
+    return renderEditorPath(c, deps, id, 'draft', `/editor/${id}`);
   };
   app.get('/editor/:websiteId', requireUser(), editor);
   app.get('/editor/:websiteId/*', requireUser(), editor);

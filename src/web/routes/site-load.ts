@@ -10,6 +10,7 @@ import { type SiteView, loadSiteView } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
 import type { SiteForms } from '../render/forms.js';
 import { type BookingOffer, type RenderSite, SITE_CSP } from '../render/page.js';
+import { siteChrome } from '../render/site-path.js';
 
 /** A published site as addressed: /sites/<id> on the service's host, or the root of a custom domain. */
 export type SiteRef = { websiteId: string; basePath: string; ownHost: boolean };
@@ -58,15 +59,11 @@ export function siteLoader(deps: AppDeps) {
       state,
     };
     const site: RenderSite = {
-      siteName: view.name,
+      ...siteChrome(view, offer),
       basePath: ref.basePath,
       mode: 'live',
       noindex: !view.searchVisible,
-      nav: view.pages.filter((p) => p.kind === 'page').map((p) => ({ slug: p.slug, title: p.title })),
-      hasPosts: view.pages.some((p) => p.kind === 'post'),
-      brand: view.brand,
       forms,
-      bookable: Boolean(offer) && !view.pages.some((p) => p.slug === 'book'),
     };
     return { view, offer, site };
   }

@@ -7,17 +7,11 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { type VisitEvent, isHumanVisit, recordEvents } from '../../domain/analytics/record.js';
 import { liveWebsiteForHost } from '../../domain/domains/site-host.js';
-import { memberRole, pageAt, sitePathOf, visibleAsset } from '../../domain/sites/view.js';
+import { memberRole, visibleAsset } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
 import { customHost } from '../domain-redirect.js';
-import {
-  type RenderSite,
-  renderBlogIndex,
-  renderBookingIndex,
-  renderBookingPage,
-  renderNotice,
-  renderPage,
-} from '../render/page.js';
+import { type RenderSite, renderNotice } from '../render/page.js';
+import { renderSitePath } from '../render/site-path.js';
 import { cookiePolicy, sessionOf } from '../session.js';
 import { clientAddress } from '../client-address.js';
 import { siteForms } from './site-forms.js';
@@ -72,31 +66,10 @@ export function publishedSite(deps: AppDeps) {
     const path = rest.replace(/^\/+|\/+$/g, '');
     siteHeaders(c);
     if (path === '_sent/contact' || path === '_sent/booking') return c.html(thanks(site, path));
-    const own = (slug: string) => view.pages.some((p) => p.slug === slug);
-    if (path === 'book' && !own('book')) {
-      if (!offer) return notFound(c);
-      await countView(c, ref, '/book');
-      return c.html(renderBookingIndex(site, offer));
-    }
-    const booking = /^book\/([A-Za-z0-9_]{1,64})$/.exec(path);
-    if (booking) {
-      if (!offer?.services.some((s) => s.id === booking[1])) return notFound(c);
-      await countView(c, ref, `/${path}`);
-      return c.html(renderBookingPage(site, offer, booking[1]!));
-    }
-    if (path === 'blog' && !own('blog')) {
-      await countView(c, ref, '/blog');
-      return c.html(
-        renderBlogIndex(
-          site,
-          view.pages.filter((p) => p.kind === 'post'),
-        ),
-      );
-    }
-    const found = pageAt(view, path);
-    if (!found) return notFound(c);
-    await countView(c, ref, sitePathOf(view, found));
-    return c.html(renderPage(site, found));
+    const shown = renderSitePath(site, view, offer, path);
+    if (!shown) return notFound(c);
+    await countView(c, ref, shown.visit);
+    return c.html(shown.html);
   }
 
   function thanks(site: RenderSite, path: string) {
