@@ -89,9 +89,7 @@ export const ParamWebsiteId = z
   .string()
   .min(1)
   .max(64)
-  .describe(
-    'Website id from list_sites. Omit for a single-site connection; required for a workspace connection.',
-  );
+  .describe('From list_sites. Omit on a single-site connection; required on a workspace connection.');
 export const ParamId = z.string().min(1).max(64);
 
 /**
@@ -102,7 +100,7 @@ export const ParamIdempotencyKey = z
   .string()
   .min(8)
   .max(200)
-  .describe('Same key and arguments: the first result again; other arguments: idempotency_conflict.');
+  .describe('Retry key: the same key and arguments answer the first result again.');
 
 /** Output: text a website visitor wrote or chose (forms, visited paths), fenced and stripped. */
 export const UntrustedText = z

@@ -42,7 +42,7 @@ const DRAFT_NOTE = 'Changes the draft only; the live site changes when the owner
 
 /** The Markdown subset the site renders (src/web/render/markdown.ts), as agents are told it. */
 const MARKDOWN =
-  'Markdown (CommonMark subset): paragraphs, line breaks, ## to #### headings, **bold**, *italic*, `code`, "- " and "1. " lists, "> " quotes, --- rules, [links](…) to https://, http://, mailto:, tel: or site paths (/about), ![images](asset_…) from the site library only. No HTML, code blocks, tables or reference-style links.';
+  'Markdown subset: paragraphs, line breaks, ## to #### headings, **bold**, *italic*, `code`, - and 1. lists, > quotes, --- rules, [links](…) to http(s), mailto:, tel: or /paths, ![images](asset_…) from the library. No HTML, code blocks or tables.';
 const fieldsOf = (kind: 'markdown' | 'inline') =>
   SECTION_TYPES.flatMap((t) =>
     Object.entries(MARKDOWN_FIELDS[t])
@@ -94,7 +94,7 @@ export const update_page_seo = defineTool({
 export const add_section = defineTool({
   name: 'add_section',
   title: 'Add section',
-  description: `Adds a section to a draft page. Types: ${SECTION_TYPES.join(', ')}. content is validated against the type's schema (URL fields: https/http, site paths or library asset ids; no HTML, CSS or scripts). ${SECTION_MARKDOWN} Omit content for placeholder text ("New text."), which list_draft_changes flags until it is replaced. position is the 0-based index (default: the end). ${DRAFT_NOTE}`,
+  description: `Adds a section to a draft page. Types: ${SECTION_TYPES.join(', ')}. content is validated against the type's schema (URL fields: https/http, site paths or library asset ids; no HTML, CSS or scripts; Markdown fields as update_section_text says). Omit content for placeholder text ("New text."), which list_draft_changes flags until it is replaced. position is the 0-based index (default: the end). ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
   idempotent: 'key',
