@@ -31,6 +31,8 @@ const Env = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   FORM_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(5),
   FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
+  VIEW_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(60),
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   TRUST_PROXY: z.enum(['0', '1', 'false', 'true']).default('0'),
 });
 
@@ -69,6 +71,10 @@ export type Config = {
   formLimitPerAddress: number;
   /** Published-site form submissions allowed per website per hour (30). */
   formLimitPerWebsite: number;
+  /** Page views of one website counted per sender address (IPv6: per /64) per hour (60); the rest are served, not counted. */
+  viewLimitPerAddress: number;
+  /** Days analytics events are kept before the retention sweep deletes them (400). */
+  analyticsRetentionDays: number;
   /** TRUST_PROXY=1: the client address is the right-most X-Forwarded-For entry (src/web/client-address.ts). */
   trustProxy: boolean;
 };
@@ -102,6 +108,9 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   SHUTDOWN_TIMEOUT_MS: 'on SIGTERM, how long in-flight requests may take to finish, in ms (10000)',
   FORM_LIMIT_PER_ADDRESS: 'published-site form submissions per sender address per 10 minutes (5)',
   FORM_LIMIT_PER_WEBSITE: 'published-site form submissions per website per hour (30)',
+  VIEW_LIMIT_PER_ADDRESS:
+    'published-site page views counted per visitor address (IPv6: per /64) per website per hour (60)',
+  ANALYTICS_RETENTION_DAYS: 'days analytics events are kept before the retention sweep deletes them (400)',
   TRUST_PROXY: '1 only behind your TLS-terminating proxy: client addresses come from its X-Forwarded-For (0)',
 };
 
@@ -151,6 +160,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     formLimitPerAddress: e.FORM_LIMIT_PER_ADDRESS,
     formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
+    viewLimitPerAddress: e.VIEW_LIMIT_PER_ADDRESS,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
   };
 }

@@ -1,13 +1,23 @@
-// Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end):
-// the clean-ups the running service repeats, and `sitegate admin retention` runs once.
+// Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end;
+// analytics events after ANALYTICS_RETENTION_DAYS): the clean-ups the running service repeats, and
+// `sitegate admin retention` runs once.
 import { purgeIdpRows } from '../auth/oauth/idp-store.js';
 import { purgePairings } from '../auth/pairing.js';
 import { purgeSessions } from '../auth/sessions.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
+import { purgeAnalytics } from '../domain/analytics/record.js';
 import { purgeExpiredPlans } from '../plans/store.js';
 
-export type Retention = { name: string; everyMs: number; run: (db: Db, now: Date) => Promise<unknown> };
+/** The settings a clean-up may read. */
+export type RetentionSettings = Pick<Config, 'analyticsRetentionDays'>;
+
+export type Retention = {
+  name: string;
+  everyMs: number;
+  run: (db: Db, now: Date, settings: RetentionSettings) => Promise<unknown>;
+};
 
 export const RETENTION: Retention[] = [
   { name: 'activity', everyMs: 3_600_000, run: purgeActivity },
@@ -17,4 +27,10 @@ export const RETENTION: Retention[] = [
   { name: 'pairings', everyMs: 3_600_000, run: purgePairings },
   // The development identity provider's expired grants, sessions and codes.
   { name: 'idp', everyMs: 3_600_000, run: purgeIdpRows },
+  // Page views and form events of the published sites: kept for a year and a bit by default.
+  {
+    name: 'analytics',
+    everyMs: 3_600_000,
+    run: (db, now, settings) => purgeAnalytics(db, now, settings.analyticsRetentionDays),
+  },
 ];
