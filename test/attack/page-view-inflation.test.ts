@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../../src/domain/analytics/record.js';
 import { visitorKeyCache } from '../../src/domain/analytics/visitor-keys.js';
 import { analyticsEvents } from '../../src/db/schema.js';
+import { runOp } from '../../src/ops/admin-ops.js';
 import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 import { testClock } from '../plans/rail.js';
 import { BROWSER_UA, crowd } from '../visitors/visitor.js';
@@ -153,5 +154,16 @@ describe('retention', () => {
     // The demo's month of visits is well inside the window and stays (the summary still counts it).
     const month = await s.call(d.tokens.all, 'get_analytics_summary', { days: 30 });
     expect(month.data!.pageViews).toBeGreaterThan(150);
+
+    // `sitegate admin retention` runs the same sweep with the configured number of days.
+    const ran = (await runOp(
+      'retention.run',
+      { database: s.sg.database, config: { dataDir: '.', analyticsRetentionDays: 2 }, now: time.clock() },
+      {},
+    )) as Record<string, number | null>;
+    expect(ran.analytics).toBeGreaterThan(0);
+    expect(await paths()).toEqual([]);
+    const none = await s.call(d.tokens.all, 'get_analytics_summary', { days: 30 });
+    expect(none.data!.pageViews).toBeLessThan(month.data!.pageViews);
   });
 });
