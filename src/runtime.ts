@@ -87,12 +87,12 @@ type Job = { name: string; everyMs: number; run: (deps: AppDeps) => Promise<unkn
 
 /** Periodic work of the running service. Other areas (plans, mail) add theirs. */
 export const JOBS: Job[] = [
-  // Activity, sessions, expired plans, pairings (also `sitegate admin retention`).
+  // Activity, sessions, expired plans, pairings, analytics (also `sitegate admin retention`).
   ...RETENTION.map(
     (r): Job => ({
       name: r.name,
       everyMs: r.everyMs,
-      run: (d) => r.run(d.services.db, d.services.clock()),
+      run: (d) => r.run(d.services.db, d.services.clock(), d.services.config),
     }),
   ),
   // Blobs no asset references, older than the grace period (a crashed or failed import's bytes).

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { SiteRef } from '../gate/authorize.js';
 import type { Role } from '../kernel/scopes.js';
+import type { CommitLine } from './activity/at-commit.js';
 import type { DnsChecker } from './domains/dns-check.js';
 import type { BlobStore } from './library/blobs.js';
 import type { Mailer } from './mail/mailer.js';
@@ -55,7 +56,14 @@ export type SiteCtx = WorkspaceCtx & { website: SiteRef; role: Role };
  * `db` is the pool, where each statement stands alone or opens a short transaction of its own. There
  * is no `tx`, so nothing can mistake the pool for a transaction (issue 10 item 9).
  */
-export type DirectSiteCtx = Omit<SiteCtx, 'tx'> & { db: Db };
+export type DirectSiteCtx = Omit<SiteCtx, 'tx'> & {
+  db: Db;
+  /**
+   * For a write that commits in transactions of its own: writes the call's Activity line inside the
+   * committing one (src/domain/activity/at-commit.ts). Absent outside a tool call.
+   */
+  commitLine?: CommitLine;
+};
 
 export const noProgress: Progress = async () => {};
 

@@ -2,8 +2,8 @@
 // SIGKILL the first time it reaches that named point, so the fault suite (test/reliability/) can crash
 // a real server at an exact moment and check what survives. The variable is read once, at load, and
 // only when NODE_ENV is not `production`: a production process never arms a fault, whatever its
-// environment says. Points: after-write-commit, import-after-blobs, generate-after-provider,
-// mail-after-accept (docs/reliability.md).
+// environment says. Points: after-write-commit, after-own-commit, import-after-blobs,
+// generate-after-provider, mail-after-accept, demo-mid-seed (docs/reliability.md).
 const armed = process.env.NODE_ENV === 'production' ? undefined : process.env.SITEGATE_FAULT || undefined;
 
 export function faultPoint(name: string): void {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
+import { type CommitLine, lineAtCommit } from '../domain/activity/at-commit.js';
 import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder.js';
 import { faultPoint } from '../kernel/fault.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
@@ -104,7 +105,7 @@ export async function callTool(
     const direct = mode !== 'one';
     const write = mode !== 'none';
     const afterCommit: Array<() => Promise<void>> = [];
-    const run = async (tx: Db) => {
+    const run = async (tx: Db, commitLine?: CommitLine) => {
       // A keyed call meets the gate's conditions on its input only if it runs (below).
       const { website, role } = await authorize(
         tx,
@@ -125,6 +126,7 @@ export async function callTool(
         role,
         caller,
         authorizeWebsite: async (other: Db, id: string) => (await authorize(other, caller, def, id)).website,
+        commitLine,
       };
       // The context is typed by the declared mode: only a 'one' tool receives `tx`, its transaction.
       const go = () =>
@@ -173,16 +175,17 @@ export async function callTool(
         }),
       );
       faultPoint('after-write-commit');
+    } else if (write) {
+      // Tools that commit in transactions of their own write the line in their committing one.
+      const atCommit = lineAtCommit(deps.activity, allowed);
+      data = await run(deps.services.db, atCommit.commitLine);
+      faultPoint('after-write-commit');
+      await atCommit.settle(deps.services.db, data).catch((err) => {
+        deps.services.log.error({ err, requestId }, 'activity write failed');
+      });
     } else {
       data = await run(deps.services.db);
-      if (write) {
-        // Tools that commit in transactions of their own: the line is written before the answer
-        // leaves, so an answered write always has its line.
-        faultPoint('after-write-commit');
-        await deps.activity.recordIn(deps.services.db, allowed(data)).catch((err) => {
-          deps.services.log.error({ err, requestId }, 'activity write failed');
-        });
-      } else deps.activity.record(allowed(data));
+      deps.activity.record(allowed(data));
     }
     // Work that must only see committed rows (mail delivery) starts now, without delaying the answer.
     for (const task of afterCommit) {

@@ -99,6 +99,7 @@ export async function migrateSite(
       mergeIntoWebsiteId: input.mergeIntoWebsiteId,
       forceKeys: input.forceKeys,
       authorizeTarget: deps.authorizeTarget,
+      report: { pagesFetched: crawled.pages.length, pagesFailed: crawled.failed.length },
     });
     const skippedAssets = [
       ...[...skipped].map((k) => ({ url: assetUrl.get(k)!, reason: reasons.get(k) ?? 'not imported.' })),

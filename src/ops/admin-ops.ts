@@ -21,7 +21,11 @@ import { invalidInput } from '../kernel/errors.js';
 import { backupEmbedded } from './backup.js';
 import { RETENTION } from './retention.js';
 
-export type OpContext = { database: Database; config: Pick<Config, 'dataDir'>; now: Date };
+export type OpContext = {
+  database: Database;
+  config: Pick<Config, 'dataDir' | 'analyticsRetentionDays'>;
+  now: Date;
+};
 type Op<S extends z.ZodType> = { args: S; run: (ctx: OpContext, args: z.infer<S>) => Promise<unknown> };
 const op = <S extends z.ZodType>(args: S, run: Op<S>['run']): Op<S> => ({ args, run });
 
@@ -70,9 +74,9 @@ export const ADMIN_OPS = {
   ),
   'retention.run': op(z.object({}), async (c) => {
     const out: Record<string, number | null> = {};
-    // Activity and plans report how many rows went; the others only that they ran.
+    // Activity, plans and analytics report how many rows went; the others only that they ran.
     for (const r of RETENTION) {
-      const n = await r.run(c.database.db, c.now);
+      const n = await r.run(c.database.db, c.now, c.config);
       out[r.name] = typeof n === 'number' ? n : null;
     }
     return out;

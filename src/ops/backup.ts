@@ -7,28 +7,24 @@
 // half-way through; blobs are copied after it, and a blob is always written before the row naming
 // it commits, so every blob the dumped rows name is copied (a newer blob may come along; it is
 // harmless). On PostgreSQL the operator backs up the database (pg_dump: rows and the blobs table).
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Database, createPglite } from '../db/client.js';
 import { codeMigrations, schemaStatus } from '../db/migrator.js';
 import { syncNewTree } from '../kernel/durable-files.js';
 import { Refusal } from '../kernel/errors.js';
+import {
+  BACKUP_FORMAT,
+  DUMP_FILE,
+  HEX64,
+  type Manifest,
+  SECRET_FILES,
+  checkBackup,
+  refuseLink,
+  sha256,
+} from './backup-format.js';
 
-export const BACKUP_FORMAT = 'sitegate-backup/1';
-const SECRET_FILES = ['delegation.key'];
-const HEX64 = /^[0-9a-f]{64}$/;
-
-export type Manifest = {
-  format: string;
-  createdAt: string;
-  schema: string | null;
-  database: { file: 'pgdata.tgz'; sha256: string; bytes: number };
-  blobs: number;
-  secrets: string[];
-};
-
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+export { BACKUP_FORMAT, type Manifest };
 
 function emptyDir(dir: string, what: string) {
   if (existsSync(dir) && readdirSync(dir).length)
@@ -36,14 +32,13 @@ function emptyDir(dir: string, what: string) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-function copyBlobs(from: string, to: string, verify: boolean): number {
+function copyBlobs(from: string, to: string): number {
   let n = 0;
   for (const shard of existsSync(from) ? readdirSync(from) : []) {
     if (!/^[0-9a-f]{2}$/.test(shard)) continue;
     for (const f of readdirSync(path.join(from, shard))) {
       if (!HEX64.test(f)) continue; // temp files of a write in progress
       const src = path.join(from, shard, f);
-      if (verify && sha256(readFileSync(src)) !== f) throw new Refusal('conflict', `blob ${f} is damaged.`);
       mkdirSync(path.join(to, shard), { recursive: true });
       copyFileSync(src, path.join(to, shard, f));
       n++;
@@ -74,15 +69,15 @@ export async function backupEmbedded(database: Database, dataDir: string, out: s
     dump = await pg.dumpDataDir('gzip');
   });
   const bytes = new Uint8Array(await dump!.arrayBuffer());
-  writeFileSync(path.join(target, 'pgdata.tgz'), bytes, { mode: 0o600 });
-  const blobs = copyBlobs(path.join(dataDir, 'blobs'), path.join(target, 'blobs'), false);
+  writeFileSync(path.join(target, DUMP_FILE), bytes, { mode: 0o600 });
+  const blobs = copyBlobs(path.join(dataDir, 'blobs'), path.join(target, 'blobs'));
   const secrets = SECRET_FILES.filter((f) => existsSync(path.join(dataDir, f)));
   for (const f of secrets) copyFileSync(path.join(dataDir, f), path.join(target, f));
   const manifest: Manifest = {
     format: BACKUP_FORMAT,
     createdAt: new Date().toISOString(),
     schema: tag,
-    database: { file: 'pgdata.tgz', sha256: sha256(bytes), bytes: bytes.length },
+    database: { file: DUMP_FILE, sha256: sha256(bytes), bytes: bytes.length },
     blobs,
     secrets,
   };
@@ -96,19 +91,22 @@ export async function backupEmbedded(database: Database, dataDir: string, out: s
 
 /** Restores a backup into an empty DATA_DIR (the service must not be running on it). */
 export async function restoreEmbedded(from: string, dataDir: string): Promise<Manifest> {
-  const src = path.resolve(from);
-  const manifest = JSON.parse(readFileSync(path.join(src, 'manifest.json'), 'utf8')) as Manifest;
-  if (manifest.format !== BACKUP_FORMAT)
-    throw new Refusal('invalid_input', `${src} is not a Sitegate backup.`);
-  const bytes = readFileSync(path.join(src, manifest.database.file));
-  if (sha256(bytes) !== manifest.database.sha256)
-    throw new Refusal('conflict', 'The database dump does not match its manifest (damaged or altered).');
+  // Everything the backup names is checked before anything is written: a backup folder is input
+  // (it may have been copied from elsewhere, or altered), and a name in it must never steer a write.
+  const { src, manifest, bytes } = checkBackup(path.resolve(from));
   const pgdata = path.join(dataDir, 'pgdata');
+  for (const f of ['blobs', ...manifest.secrets]) refuseLink(path.join(dataDir, f), 'The data folder');
   emptyDir(pgdata, 'The database folder');
-  const pg = await createPglite(pgdata, new Blob([bytes]));
-  await pg.query('select 1');
-  await pg.close();
-  copyBlobs(path.join(src, 'blobs'), path.join(dataDir, 'blobs'), true);
+  try {
+    const pg = await createPglite(pgdata, new Blob([bytes]));
+    await pg.query('select 1');
+    await pg.close();
+  } catch {
+    // The folder was empty before: a dump that does not open leaves nothing behind.
+    rmSync(pgdata, { recursive: true, force: true });
+    throw new Refusal('conflict', 'The database dump does not open as a database. Nothing was restored.');
+  }
+  copyBlobs(path.join(src, 'blobs'), path.join(dataDir, 'blobs'));
   for (const f of manifest.secrets) copyFileSync(path.join(src, f), path.join(dataDir, f));
   syncNewTree(dataDir);
   return manifest;

@@ -1,15 +1,24 @@
 // Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end;
-// idempotency keys answer for 24 hours):
-// the clean-ups the running service repeats, and `sitegate admin retention` runs once.
+// idempotency keys answer for 24 hours; analytics events after ANALYTICS_RETENTION_DAYS): the
+// clean-ups the running service repeats, and `sitegate admin retention` runs once.
 import { purgeIdpRows } from '../auth/oauth/idp-store.js';
 import { purgePairings } from '../auth/pairing.js';
 import { purgeSessions } from '../auth/sessions.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
 import { purgeIdempotencyKeys } from '../domain/idempotency/keys.js';
+import { purgeAnalytics } from '../domain/analytics/record.js';
 import { purgeExpiredPlans } from '../plans/store.js';
 
-export type Retention = { name: string; everyMs: number; run: (db: Db, now: Date) => Promise<unknown> };
+/** The settings a clean-up may read. */
+export type RetentionSettings = Pick<Config, 'analyticsRetentionDays'>;
+
+export type Retention = {
+  name: string;
+  everyMs: number;
+  run: (db: Db, now: Date, settings: RetentionSettings) => Promise<unknown>;
+};
 
 export const RETENTION: Retention[] = [
   { name: 'activity', everyMs: 3_600_000, run: purgeActivity },
@@ -21,4 +30,10 @@ export const RETENTION: Retention[] = [
   { name: 'idp', everyMs: 3_600_000, run: purgeIdpRows },
   // Idempotency keys past their 24 hours (a repeat after that runs as a new call).
   { name: 'idempotency-keys', everyMs: 3_600_000, run: purgeIdempotencyKeys },
+  // Page views and form events of the published sites: kept for a year and a bit by default.
+  {
+    name: 'analytics',
+    everyMs: 3_600_000,
+    run: (db, now, settings) => purgeAnalytics(db, now, settings.analyticsRetentionDays),
+  },
 ];

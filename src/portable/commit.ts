@@ -21,6 +21,8 @@ export type CommitOptions = {
   mergeIntoWebsiteId?: string;
   forceKeys?: readonly string[];
   authorizeTarget: AuthorizeTarget;
+  /** What a migration's Activity line tells besides the import's own result (pages fetched, failed). */
+  report?: Record<string, unknown>;
 };
 
 export type ImportResult = {
@@ -47,7 +49,7 @@ export async function commitImport(
   const shaByKey = await writeBlobs(blobs, fetched.images);
   faultPoint('import-after-blobs');
   const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));
-  return await db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     let websiteId: string;
     let merge: MergeReport | undefined;
     let resolved: ResolvedPage[];
@@ -85,16 +87,21 @@ export async function commitImport(
       await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
       await insertPages(tx, websiteId, resolved, 0, ctx.now);
     }
-    return {
+    const r: ImportResult = {
       websiteId,
       editorUrl: `${config.baseUrl}/editor/${websiteId}`,
-      mode: merge ? ('merged' as const) : ('created' as const),
+      mode: merge ? 'merged' : 'created',
       pages: resolved.length,
       sections: resolved.reduce((n, p) => n + p.sections.length, 0),
       assets: Object.fromEntries(idByKey),
       ...(merge ? { merge } : {}),
     };
+    // The call's Activity line commits with the site (a crawl adds what it knows of its report).
+    await ctx.commitLine?.(tx, { ...r, ...opts.report });
+    return r;
   });
+  faultPoint('after-own-commit');
+  return result;
 }
 
 async function insertAssets(

@@ -1,18 +1,23 @@
 // Privacy-first visit recording (issue 15 item 3): page views, contact-form submissions and booking
 // requests of the published site, server-side, with no cookie and nothing that identifies a person.
-// A visitor is a keyed hash of (website, address, user agent) under the salt of the event's UTC day:
-// the same browser counts once a day, the address and user agent themselves are never stored, and
-// once the day's salt is deleted the hash cannot be traced back. Everything that writes
-// analytics_events — the site's routes and the demo seed alike — goes through recordEvents.
+// A visitor is a keyed hash of (website, network address) under the salt of the event's UTC day: the
+// address, not the browser, because the user agent is the sender's to rotate, and one address posing
+// as thousands of browsers must count once. An IPv6 address counts by its /64, which one host usually
+// holds whole. People sharing one address (an office, a carrier's NAT) count as one visitor a day:
+// the figure errs low, never high. The address itself is never stored, and once the day's salt is
+// deleted the hash cannot be traced back. Everything that writes analytics_events — the site's routes
+// and the demo seed alike — goes through recordEvents.
 import { createHmac } from 'node:crypto';
+import { inArray, lt } from 'drizzle-orm';
 import { isbot } from 'isbot';
 import type { Db } from '../../db/client.js';
 import { analyticsEvents } from '../../db/schema.js';
+import { addressBlock } from '../crm/form-guard.js';
 import { type VisitorKeys, utcDay } from './visitor-keys.js';
 
 export type EventKind = 'pageview' | 'form_submit' | 'booking';
 
-/** What the request tells about the visitor; used for the hash, then forgotten. */
+/** What the request tells about the visitor; used to decide and count, then forgotten. */
 export type Visitor = { address: string; userAgent: string };
 
 export type VisitEvent = {
@@ -24,10 +29,10 @@ export type VisitEvent = {
   at: Date;
 };
 
-/** The visitor hash: HMAC-SHA256 under the day's salt, 128 bits as hex. */
-export function visitorHash(salt: string, websiteId: string, v: Visitor): string {
+/** The visitor hash: HMAC-SHA256 of the website and the address's block under the day's salt, 128 bits as hex. */
+export function visitorHash(salt: string, websiteId: string, v: Pick<Visitor, 'address'>): string {
   return createHmac('sha256', salt)
-    .update(`${websiteId}\u0000${v.address}\u0000${v.userAgent}`)
+    .update(`${websiteId}\u0000${addressBlock(v.address)}`)
     .digest('hex')
     .slice(0, 32);
 }
@@ -61,4 +66,31 @@ export async function recordEvents(
       occurredAt: e.at,
     })),
   );
+}
+
+const PURGE_BATCH = 5_000;
+const PURGE_MAX_BATCHES = 200;
+
+/**
+ * Deletes analytics events older than `days` (ANALYTICS_RETENTION_DAYS); returns how many went. In
+ * batches, so a first sweep over years of events holds no long lock and no huge result; what one sweep
+ * leaves, the next takes.
+ */
+export async function purgeAnalytics(db: Db, now: Date, days: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  let total = 0;
+  for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
+    const old = db
+      .select({ id: analyticsEvents.id })
+      .from(analyticsEvents)
+      .where(lt(analyticsEvents.occurredAt, cutoff))
+      .limit(PURGE_BATCH);
+    const gone = await db
+      .delete(analyticsEvents)
+      .where(inArray(analyticsEvents.id, old))
+      .returning({ id: analyticsEvents.id });
+    total += gone.length;
+    if (gone.length < PURGE_BATCH) break;
+  }
+  return total;
 }

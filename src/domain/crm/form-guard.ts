@@ -66,11 +66,7 @@ export async function takeSubmission(
   address: string,
   now: Date,
 ): Promise<{ ok: true } | { ok: false; seconds: number }> {
-  const salt = await keys.saltFor(utcDay(now), now);
-  const who = createHmac('sha256', salt)
-    .update(`limit\u0000${addressBlock(address)}`)
-    .digest('base64url')
-    .slice(0, 22);
+  const who = await addressLimitKey(keys, address, now);
   const byAddress = await limits.take(
     { key: 'form_address', points: limits.perAddress, seconds: ADDRESS_WINDOW_S },
     who,
@@ -81,6 +77,18 @@ export async function takeSubmission(
     websiteId,
   );
   return byWebsite ? { ok: false, seconds: byWebsite } : { ok: true };
+}
+
+/**
+ * The key an address's limits are kept under: an HMAC of its block (below) under today's salt, so
+ * neither memory nor Redis ever holds the address. The page-view cap uses it too.
+ */
+export async function addressLimitKey(keys: VisitorKeys, address: string, now: Date): Promise<string> {
+  const salt = await keys.saltFor(utcDay(now), now);
+  return createHmac('sha256', salt)
+    .update(`limit\u0000${addressBlock(address)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** What one sender controls: an IPv4 address, or an IPv6 /64 (one host usually holds a whole /64). */

@@ -5,8 +5,8 @@
 //
 // connect_domain is idempotent: the first call records the hostname with a verification token; every
 // call (first or repeat) re-checks DNS and answers with the records still needed and a next step.
-// It runs outside a long transaction (the tool sets transaction: false) so a slow DNS answer never
-// holds database locks: one insert-if-absent, the look-ups, then one update.
+// It runs outside a long transaction (the tool declares transaction: 'own') so a slow DNS answer never
+// holds database locks: the look-ups first, then one short transaction for every write.
 //
 // Squatting (issue 11 item 7): anyone may claim a hostname as pending, so a pending claim is not
 // ownership. It lapses after PENDING_CLAIM_DAYS without verification, and a claimant who proves
@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, ne } from 'drizzle-orm';
 import { getDomain } from 'tldts';
+import { faultPoint } from '../../kernel/fault.js';
 import { newId } from '../../kernel/ids.js';
 import { domains } from '../../db/schema.js';
 import type { AnySiteCtx, DirectSiteCtx, SiteCtx } from '../context.js';
@@ -119,7 +120,7 @@ function assertNotOurs(ctx: AnySiteCtx, hostname: string): void {
 
 /**
  * Another site's claim on `hostname`: kept (refused) unless it is unverified and either lapsed or
- * beaten by this site's DNS proof, in which case it is removed so this site can claim it.
+ * beaten by this site's DNS proof. Decides only; the claim is removed in the committing transaction.
  */
 async function contest(ctx: AnySiteCtx, dns: DnsChecker, held: DomainRow): Promise<void> {
   const refuse = unavailable(ctx.website.id, held.hostname);
@@ -130,24 +131,21 @@ async function contest(ctx: AnySiteCtx, dns: DnsChecker, held: DomainRow): Promi
     const txt = await dns.txt(`${VERIFY_PREFIX}.${held.hostname}`);
     if (!txt.includes(proof)) throw refuse;
   }
-  // Only that exact unverified row goes: a claim verified meanwhile is left alone.
-  await dbOf(ctx)
-    .delete(domains)
-    .where(
-      and(eq(domains.id, held.id), eq(domains.websiteId, held.websiteId), eq(domains.status, 'pending')),
-    );
 }
 
+/**
+ * Every DNS look-up comes first, then one short transaction writes what they decided (the contested
+ * claim removed, this site's claim inserted, the check recorded) together with the call's Activity
+ * line (`ctx.commitLine`), so a committed change never lacks its line.
+ */
 export async function connectDomain(ctx: DirectSiteCtx, dns: DnsChecker, raw: string) {
   const hostname = normaliseHostname(raw);
   assertNotOurs(ctx, hostname);
-  let row = await byHostname(ctx, hostname);
-  if (row && row.websiteId !== ctx.website.id) {
-    await contest(ctx, dns, row);
-    row = undefined;
-  }
-  const created = !row;
-  if (!row) {
+  const found = await byHostname(ctx, hostname);
+  const own = found?.websiteId === ctx.website.id ? found : undefined;
+  const taken = found && !own ? found : undefined;
+  if (taken) await contest(ctx, dns, taken);
+  if (!own) {
     const [n] = await ctx.db
       .select({ n: count() })
       .from(domains)
@@ -159,42 +157,67 @@ export async function connectDomain(ctx: DirectSiteCtx, dns: DnsChecker, raw: st
         'The owner can remove unused addresses in the app.',
       );
     }
-    await ctx.db
-      .insert(domains)
-      .values({
-        id: newId('dom'),
-        websiteId: ctx.website.id,
-        hostname,
-        status: 'pending',
-        verificationToken: claimToken(ctx.website.id, hostname),
-        createdAt: ctx.now,
-      })
-      .onConflictDoNothing({ target: domains.hostname });
-    row = await byHostname(ctx, hostname);
-    if (!row || row.websiteId !== ctx.website.id) throw unavailable(ctx.website.id, hostname);
   }
-
   const cfg = ctx.services.config;
-  const records = await checkRecords(dns, { cname: cfg.siteCnameTarget, a: cfg.siteARecord }, row);
+  const token = own?.verificationToken ?? claimToken(ctx.website.id, hostname);
+  const records = await checkRecords(
+    dns,
+    { cname: cfg.siteCnameTarget, a: cfg.siteARecord },
+    { hostname, verificationToken: token },
+  );
   const allFound = records.every((r) => r.found);
-  const verifiedNow = allFound && row.status !== 'verified';
-  const [updated] = await ctx.db
-    .update(domains)
-    .set({
-      lastCheckedAt: ctx.now,
-      ...(verifiedNow ? { status: 'verified', verifiedAt: ctx.now } : {}),
-    })
-    .where(and(eq(domains.id, row.id), eq(domains.websiteId, ctx.website.id)))
-    .returning();
-  const d = updated ?? row;
-  const needed = records.filter((r) => !r.found);
-  return {
-    ...view(d),
-    created,
-    records,
-    recordsNeeded: needed,
-    nextStep: nextStep(d, needed),
-  };
+
+  const answer = await ctx.db.transaction(async (tx) => {
+    if (taken) {
+      // Only that exact unverified row goes: a claim verified meanwhile is left alone.
+      await tx
+        .delete(domains)
+        .where(
+          and(
+            eq(domains.id, taken.id),
+            eq(domains.websiteId, taken.websiteId),
+            eq(domains.status, 'pending'),
+          ),
+        );
+    }
+    if (!own) {
+      await tx
+        .insert(domains)
+        .values({
+          id: newId('dom'),
+          websiteId: ctx.website.id,
+          hostname,
+          status: 'pending',
+          verificationToken: token,
+          createdAt: ctx.now,
+        })
+        .onConflictDoNothing({ target: domains.hostname });
+    }
+    const [row] = await tx.select().from(domains).where(eq(domains.hostname, hostname));
+    if (!row || row.websiteId !== ctx.website.id) throw unavailable(ctx.website.id, hostname);
+    const verifiedNow = allFound && row.status !== 'verified';
+    const [updated] = await tx
+      .update(domains)
+      .set({
+        lastCheckedAt: ctx.now,
+        ...(verifiedNow ? { status: 'verified', verifiedAt: ctx.now } : {}),
+      })
+      .where(and(eq(domains.id, row.id), eq(domains.websiteId, ctx.website.id)))
+      .returning();
+    const d = updated ?? row;
+    const needed = records.filter((r) => !r.found);
+    const result = {
+      ...view(d),
+      created: !own,
+      records,
+      recordsNeeded: needed,
+      nextStep: nextStep(d, needed),
+    };
+    await ctx.commitLine?.(tx, result);
+    return result;
+  });
+  faultPoint('after-own-commit');
+  return answer;
 }
 
 function nextStep(d: DomainRow, needed: DnsRecord[]): string {

@@ -8,8 +8,9 @@
 //     can never go negative, and of two concurrent calls with credit for one, exactly one reserves;
 //  3. call the provider; on any failure (outage, timeout, bad answer) release the reservation (delete
 //     the row, give the credits back, in one transaction), so an outage costs nothing;
-//  4. store the bytes (content-addressed), then in one transaction insert the asset row and delete the
-//     reservation: the charge stands exactly when the image is delivered.
+//  4. store the bytes (content-addressed), then in one transaction insert the asset row, delete the
+//     reservation and write the call's Activity line: the charge stands exactly when the image is
+//     delivered, and never without its line.
 // If the process dies in between, the reservation row remains and `settleReservations` (a background
 // job; at start on the embedded database, which one process owns) gives the credits back, once: the
 // row is deleted in the same transaction as the refund (issue 10 item 2). A delivery whose reservation
@@ -108,6 +109,14 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
     throw err;
   }
   const assetId = newId('asset');
+  const answer = {
+    assetId,
+    mime: image.mime,
+    width: image.width,
+    height: image.height,
+    creditsSpent: IMAGE_CREDITS,
+    creditsLeft: reserved[0]!.credits,
+  };
   const deliver = db.transaction(async (tx) => {
     // The charge stands only if this call still holds its reservation (not settled meanwhile).
     const held = await tx
@@ -128,19 +137,15 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
       prompt: input.prompt,
       createdAt: ctx.now,
     });
+    // The call's Activity line, with the credits spent, commits with the charge it records.
+    await ctx.commitLine?.(tx, answer);
   });
   await deliver.catch(async (err) => {
     await releaseReservation(db, reservationId);
     throw err;
   });
-  return {
-    assetId,
-    mime: image.mime,
-    width: image.width,
-    height: image.height,
-    creditsSpent: IMAGE_CREDITS,
-    creditsLeft: reserved[0]!.credits,
-  };
+  faultPoint('after-own-commit');
+  return answer;
 }
 
 /** Gives a reservation's credits back and deletes it, in one transaction; false if it was already gone. */

@@ -195,7 +195,7 @@ export const get_analytics_summary = defineTool({
   name: 'get_analytics_summary',
   title: 'Analytics summary',
   description:
-    'What the published site counted: page views, unique visitors (a browser counts once a day; days are summed), contact-form submissions, booking requests, top pages and daily views. Counted server-side without cookies or stored addresses; bots and previews are not counted (no personal data).',
+    'What the published site counted: page views, unique visitors (a network address counts once a day, an IPv6 /64 as one address, so people sharing one count once; days are summed), contact-form submissions, booking requests, top pages and daily views. Counted server-side without cookies or stored addresses; bots, previews and an address’s views past an hourly cap are not counted (no personal data).',
   ...site,
   annotations: READ,
   transaction: 'none',

@@ -2,6 +2,7 @@
 // with the booking offer and the forms' fill-time token, the response headers of the published site,
 // and its plain error pages.
 import type { Context } from 'hono';
+import type { ViewLimits } from '../../domain/analytics/page-views.js';
 import { visitorKeysOf } from '../../domain/analytics/visitor-keys.js';
 import { bookableServices } from '../../domain/crm/booking-request.js';
 import { type FormLimits, HONEYPOT_FIELD, TOKEN_FIELD, formToken } from '../../domain/crm/form-guard.js';
@@ -43,6 +44,7 @@ export function siteLoader(deps: AppDeps) {
     take: (w, key) => deps.limits.tryWindow(w, key),
   };
   const visitorDeps: VisitorDeps = { services: deps.services, keys, limits };
+  const viewLimits: ViewLimits = { perAddress: config.viewLimitPerAddress, take: limits.take };
 
   async function load(ref: SiteRef, state?: SiteForms['state']): Promise<Loaded | null> {
     const view = await loadSiteView(db, ref.websiteId, 'published');
@@ -68,7 +70,7 @@ export function siteLoader(deps: AppDeps) {
     return { view, offer, site };
   }
 
-  return { load, keys, visitorDeps };
+  return { load, keys, visitorDeps, viewLimits };
 }
 
 export type SiteLoader = ReturnType<typeof siteLoader>;

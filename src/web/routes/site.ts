@@ -1,11 +1,12 @@
 // The published site for visitors (DESIGN §5.5 `GET /sites/:websiteId/*`, issue 15): its pages, the
 // contact and booking-request forms, thank-you pages and library images — at /sites/<id>/… and at the
 // root of a connected, verified custom domain. Mounted outside the owner pages' session middleware:
-// the published site sets no cookie on anyone. Page views are counted here, server-side, through the
-// one recording function (src/domain/analytics/record.ts); the editor preview never calls it.
+// the published site sets no cookie on anyone. Page views are counted here, server-side, capped per
+// address (src/domain/analytics/page-views.ts); the editor preview never calls it.
 // Routes only translate: every rule lives in src/domain.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { type VisitEvent, isHumanVisit, recordEvents } from '../../domain/analytics/record.js';
+import { countPageView } from '../../domain/analytics/page-views.js';
+import { isHumanVisit } from '../../domain/analytics/record.js';
 import { liveWebsiteForHost } from '../../domain/domains/site-host.js';
 import { memberRole, visibleAsset } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
@@ -30,10 +31,13 @@ const IMAGE_TYPES = new Set([
 export function publishedSite(deps: AppDeps) {
   const { db, clock, log, config } = deps.services;
   const loader = siteLoader(deps);
-  const { load, keys } = loader;
+  const { load, keys, viewLimits } = loader;
   const forms = siteForms(loader);
 
-  /** Counts a page view unless it is a bot, a prefetch, a HEAD, or a member of the site looking. */
+  /**
+   * Counts a page view unless it is a bot, a prefetch, a HEAD, a member of the site looking, or past
+   * its address's hourly allowance.
+   */
   async function countView(c: Context, ref: SiteRef, path: string) {
     try {
       if (c.req.method !== 'GET') return;
@@ -45,14 +49,13 @@ export function publishedSite(deps: AppDeps) {
         const user = await sessionOf(c, db, now, cookiePolicy(config.baseUrl));
         if (user && (await memberRole(db, user.id, ref.websiteId))) return;
       }
-      const event: VisitEvent = {
+      const view = {
         websiteId: ref.websiteId,
-        kind: 'pageview',
         path,
         visitor: { address: clientAddress(c), userAgent },
         at: now,
       };
-      await recordEvents(db, keys, [event], now);
+      await countPageView(db, keys, viewLimits, view, now);
     } catch (err) {
       // A lost count never costs the visitor the page; the log names the site, never the visitor.
       log.warn({ err, websiteId: ref.websiteId }, 'page view not recorded');
