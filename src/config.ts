@@ -1,6 +1,18 @@
 // Environment -> typed Config, validated once at start. `sitegate serve --help` lists these.
 import { z } from 'zod';
 
+/**
+ * How long the database may take, PostgreSQL only (src/db/pg-bounds.ts): every statement, every
+ * connection attempt and every transaction left idle has a bound, so a stalled or vanished server
+ * fails calls instead of hanging them. Shared by Config and by callers that open a database without one.
+ */
+export const DB_BOUNDS = {
+  statementTimeoutMs: 15_000,
+  connectTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 60_000,
+};
+export type DbBounds = typeof DB_BOUNDS;
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().default('127.0.0.1'),
@@ -32,6 +44,20 @@ const Env = z.object({
   FORM_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(5),
   FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
   TRUST_PROXY: z.enum(['0', '1', 'false', 'true']).default('0'),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(DB_BOUNDS.statementTimeoutMs),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DB_BOUNDS.connectTimeoutMs),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(DB_BOUNDS.idleInTransactionTimeoutMs),
+  DB_START_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 
 export type Config = {
@@ -71,6 +97,10 @@ export type Config = {
   formLimitPerWebsite: number;
   /** TRUST_PROXY=1: the client address is the right-most X-Forwarded-For entry (src/web/client-address.ts). */
   trustProxy: boolean;
+  /** Bounds on PostgreSQL statements, connection attempts and idle transactions. */
+  dbBounds: DbBounds;
+  /** How long `serve` waits for an unreachable PostgreSQL at start before giving up. */
+  dbStartWaitMs: number;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -103,6 +133,12 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   FORM_LIMIT_PER_ADDRESS: 'published-site form submissions per sender address per 10 minutes (5)',
   FORM_LIMIT_PER_WEBSITE: 'published-site form submissions per website per hour (30)',
   TRUST_PROXY: '1 only behind your TLS-terminating proxy: client addresses come from its X-Forwarded-For (0)',
+  DB_STATEMENT_TIMEOUT_MS:
+    'PostgreSQL: longest a statement may run, in ms; the client gives up 1 s later (15000)',
+  DB_CONNECT_TIMEOUT_MS: 'PostgreSQL: longest wait for a connection, new or from the pool, in ms (5000)',
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS:
+    'PostgreSQL: a transaction left idle this long, in ms, is ended by the server (60000)',
+  DB_START_WAIT_MS: 'PostgreSQL: how long `serve` waits for an unreachable database at start, in ms (60000)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -152,5 +188,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     formLimitPerAddress: e.FORM_LIMIT_PER_ADDRESS,
     formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
     trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    dbBounds: {
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    dbStartWaitMs: e.DB_START_WAIT_MS,
   };
 }

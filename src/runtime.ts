@@ -114,7 +114,12 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     );
   const database =
     opts.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memory }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      memory: opts.memory,
+      bounds: config.dbBounds,
+    }));
   // Auto-pipelining: the rate-limit commands of calls made in the same tick share one socket write.
   const redis = config.redisUrl
     ? countRedis(
