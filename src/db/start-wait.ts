@@ -34,6 +34,7 @@ const cause = (err: unknown) =>
 function reason(err: unknown): string {
   const e = cause(err);
   if (e.code === 'ECONNREFUSED') return 'connection refused';
+  if (e.code === 'ECONNRESET' || e.code === 'EPIPE') return 'connection reset';
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host name not found';
   if (e.code === 'ETIMEDOUT' || /timeout/i.test(e.message ?? '')) return 'no answer in time';
   if (e.code === '57P03') return 'the database system is starting up';
