@@ -51,12 +51,17 @@ export function loneClientOptions(url: string, bounds: DbBounds): pg.ClientConfi
  *   everything sent after it would queue behind it: it is closed at once, so the statements queued on
  *   it (a transaction's ROLLBACK) fail now instead of each waiting out its own bound;
  * - a checked-out client given back broken, closed or inside a transaction is removed from the pool
- *   (pg-pool itself returns a client whose statement merely timed out, or whose ROLLBACK failed).
+ *   (pg-pool itself returns a client whose statement merely timed out, or whose ROLLBACK failed);
+ * - a checked-out client whose connection closes is given back at once, removed: drizzle's
+ *   node-postgres transaction sends BEGIN before the block that releases its client, so a connection
+ *   lost at BEGIN would otherwise hold its place in the pool for good. A later release is a no-op.
  */
 export function guardPool(pool: pg.Pool): void {
+  const holders = new WeakMap<pg.PoolClient, (err?: Error | boolean) => void>();
   pool.on('connect', (client) => {
     // The request holding it sees the failure as its statement's error; the pool then drops it.
     client.on('error', () => {});
+    client.on('end', () => holders.get(client)?.(new Error('connection closed')));
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => {
       const r = query(...args);
@@ -74,8 +79,13 @@ export function guardPool(pool: pg.Pool): void {
     if (cb) return connect(cb);
     return connect()!.then((client) => {
       const release = client.release.bind(client);
-      client.release = (err?: Error | boolean) =>
+      const once = (err?: Error | boolean) => {
+        if (holders.get(client) !== once) return;
+        holders.delete(client);
         release(err || (unfit(client) ? new Error('connection left unusable') : undefined));
+      };
+      holders.set(client, once);
+      client.release = once;
       return client;
     });
   };
