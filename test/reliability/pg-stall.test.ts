@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { until } from '../helpers/process.js';
+import { postMcp } from '../helpers/server.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 import { type Child, backend, newDataDir, start, stop } from './harness.js';
 import { alive, callTool, expectFailed, readyz, servingAgain } from './pg-kit.js';
@@ -105,8 +106,26 @@ it.runIf(url)(
       ),
       ...[a, b].map((c) => callTool(c.base, token, 'list_pages', { websiteId: site })),
     );
+    // A request other than a call (here tools/list) gets a JSON-RPC error with the same words.
+    const listed = Promise.all(
+      [a, b].map(async (c) => {
+        const res = await postMcp(`${c.base}/api/mcp`, token);
+        const body = (await res.json()) as { error?: { message: string } };
+        return {
+          status: res.status,
+          message: body.error?.message,
+          requestId: res.headers.get('x-request-id'),
+        };
+      }),
+    );
     for (const c of [a, b]) await until(async () => (await readyz(c.base)) === 503 || null, 100);
     const answers = await Promise.all(calls);
+    for (const l of await listed) {
+      expect(l.status).toBe(503);
+      expect(l.message).toContain(
+        `The operation failed and nothing was changed. Request id: ${l.requestId}.`,
+      );
+    }
     // Every call ended while the traffic was still stopped.
     expect(proxy.mode()).toBe('stall');
     for (const r of answers) expectFailed(r);
