@@ -2,9 +2,11 @@
 // connection at once, as a server that is down or restarting does). Before, it exited within a second with a bare driver
 // error. Now it waits and retries, saying on stderr what it waits for (the address, never the
 // password), comes up once the database answers, and gives up after DB_START_WAIT_MS with a clear
-// message and a non-zero exit.
+// message and a non-zero exit; a refusal waiting cannot mend (no such database) ends the wait at once.
 // PostgreSQL only, like the other PostgreSQL fault tests (CI's PostgreSQL pass runs it).
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { waitForDatabase } from '../../src/db/start-wait.js';
 import { type Run, sitegate, until } from '../helpers/process.js';
 import { freePort } from '../helpers/server.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
@@ -97,3 +99,24 @@ it.runIf(url)(
   },
   150_000,
 );
+
+it.runIf(url)('does not wait for what waiting cannot mend: a database that does not exist', async () => {
+  const u = new URL(store.databaseUrl!);
+  u.pathname = '/sg_no_such_database';
+  u.password = secret;
+  const database = await openDatabase({ databaseUrl: u.toString(), migrate: false });
+  const said: string[] = [];
+  try {
+    const err = await waitForDatabase(database.db, {
+      url: u.toString(),
+      waitMs: 60_000,
+      say: (line) => said.push(line),
+    }).catch((e: Error) => e);
+    expect((err as Error).message).toBe(
+      `PostgreSQL at ${u.host}/sg_no_such_database refused the connection: database "sg_no_such_database" does not exist. Check DATABASE_URL.`,
+    );
+    expect(said).toEqual([]);
+  } finally {
+    await database.close();
+  }
+});
