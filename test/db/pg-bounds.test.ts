@@ -90,12 +90,20 @@ it.runIf(url)(
   },
 );
 
-it.runIf(url)('the server ends a statement that runs past the bound', async () => {
-  const d = await open({ viaProxy: false, statementMs: 300, name: 'pgb_slow' });
-  const err = await d.db.execute(sql`select pg_sleep(5)`).catch((e: unknown) => e);
-  expect(driverCode(err)).toBe('57014'); // query_canceled: statement timeout
-  expect(await pid(d)).toBeGreaterThan(0);
-});
+it.runIf(url)(
+  'the server bounds every statement and idle transaction, and ends a statement past its bound',
+  async () => {
+    const d = await open({ viaProxy: false, statementMs: 300, name: 'pgb_slow' });
+    const shown = async (setting: string) =>
+      ((await d.db.execute(sql.raw(`show ${setting}`))) as unknown as { rows: Array<Record<string, string>> })
+        .rows[0]![setting];
+    expect(await shown('statement_timeout')).toBe('300ms');
+    expect(await shown('idle_in_transaction_session_timeout')).toBe('1min');
+    const err = await d.db.execute(sql`select pg_sleep(5)`).catch((e: unknown) => e);
+    expect(driverCode(err)).toBe('57014'); // query_canceled: statement timeout
+    expect(await pid(d)).toBeGreaterThan(0);
+  },
+);
 
 it.runIf(url)(
   'a connection dropped while its transaction waits on a lock fails that transaction only',
