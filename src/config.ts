@@ -5,6 +5,18 @@ import { parseTrustProxy } from './net/trusted-proxies.js';
 /** One CRAWL_ALLOW_HOSTS entry: a host name, an IPv4 address or a [bracketed IPv6] address, and a port. */
 const HOST_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]):\d{1,5}$/;
 
+/**
+ * How long the database may take, PostgreSQL only (src/db/pg-bounds.ts): every statement, every
+ * connection attempt and every transaction left idle has a bound, so a stalled or vanished server
+ * fails calls instead of hanging them. Shared by Config and by callers that open a database without one.
+ */
+export const DB_BOUNDS = {
+  statementTimeoutMs: 15_000,
+  connectTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 60_000,
+};
+export type DbBounds = typeof DB_BOUNDS;
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().default('127.0.0.1'),
@@ -54,6 +66,20 @@ const Env = z.object({
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }
     }),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(DB_BOUNDS.statementTimeoutMs),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DB_BOUNDS.connectTimeoutMs),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(DB_BOUNDS.idleInTransactionTimeoutMs),
+  DB_START_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 
 export type Config = {
@@ -109,6 +135,10 @@ export type Config = {
   trustProxy: string[];
   /** TRUST_PROXY=1 was given: read as loopback only, and `serve` says so at start. */
   trustProxyLegacy: boolean;
+  /** Bounds on PostgreSQL statements, connection attempts and idle transactions. */
+  dbBounds: DbBounds;
+  /** How long `serve` waits for an unreachable PostgreSQL at start before giving up. */
+  dbStartWaitMs: number;
 };
 
 export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
@@ -150,6 +180,12 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   ANALYTICS_RETENTION_DAYS: 'days analytics events are kept before the retention sweep deletes them (400)',
   TRUST_PROXY:
     "your proxies' addresses or CIDR ranges (127.0.0.1,10.0.0.0/8): X-Forwarded-For is believed from them only (none)",
+  DB_STATEMENT_TIMEOUT_MS:
+    'PostgreSQL: longest a statement may run, in ms; the client gives up 1 s later (15000)',
+  DB_CONNECT_TIMEOUT_MS: 'PostgreSQL: longest wait for a connection, new or from the pool, in ms (5000)',
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS:
+    'PostgreSQL: a transaction left idle this long, in ms, is ended by the server (60000)',
+  DB_START_WAIT_MS: 'PostgreSQL: how long `serve` waits for an unreachable database at start, in ms (60000)',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -205,5 +241,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     trustProxy: trust.list,
     trustProxyLegacy: trust.legacy,
+    dbBounds: {
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    dbStartWaitMs: e.DB_START_WAIT_MS,
   };
 }

@@ -10,6 +10,9 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
+/** The longest variable's name sets the column of the help's descriptions. */
+const ENV_WIDTH = Math.max(...Object.keys(ENV_HELP).map((k) => k.length));
+
 const program = new Command()
   .name('sitegate')
   .description('The MCP endpoint of your website builder, and the tools around it.')
@@ -25,7 +28,7 @@ program
   .addHelpText(
     'after',
     `\nEnvironment:\n${Object.entries(ENV_HELP)
-      .map(([k, v]) => `  ${k.padEnd(27)} ${v}`)
+      .map(([k, v]) => `  ${k.padEnd(ENV_WIDTH)} ${v}`)
       .join('\n')}\n`,
   )
   // Loaded on use, so client commands (pair, tools, call) start without the server's dependencies.

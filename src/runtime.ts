@@ -129,7 +129,12 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     );
   const database =
     opts.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memory }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      memory: opts.memory,
+      bounds: config.dbBounds,
+    }));
   // Redis holds only the rate-limit counters: while it is unreachable the limits are per process and
   // no call waits on it longer than REDIS_TIMEOUT_MS (src/limits/redis-health.ts).
   const redis = config.redisUrl

@@ -6,7 +6,11 @@ import { openDatabase } from '../db/client.js';
 
 export async function idpCommand(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    bounds: config.dbBounds,
+  });
   const { startIdp } = await import('../auth/oauth/idp.js');
   const idp = await startIdp({ db: database.db, audience: config.oauthAudience, port: config.idpPort });
   process.stdout.write(

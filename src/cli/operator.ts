@@ -17,6 +17,7 @@ export function openForCommand(config: Config, where = 'the database') {
     dataDir: config.dataDir,
     migrate: false,
     poolSize: 2,
+    bounds: config.dbBounds,
   }).catch((err: Error) => {
     throw new ExitError(`Cannot open ${where}: ${err.message}`, 2);
   });

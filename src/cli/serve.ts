@@ -8,6 +8,7 @@ import { type Database, type Db, openDatabase } from '../db/client.js';
 import { demoSeed } from '../db/schema.js';
 import { type Demo, seedDemo } from '../demo/seed.js';
 import { ensureSchema } from '../db/migrator.js';
+import { waitForDatabase } from '../db/start-wait.js';
 import { runOp } from '../ops/admin-ops.js';
 import { startControl } from '../ops/control.js';
 import { createSitegate } from '../runtime.js';
@@ -53,10 +54,19 @@ export async function serveCommand(opts: {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     migrate: false,
+    bounds: config.dbBounds,
   });
   // Issue 14 item 2: never start on a schema newer than this code; in production, never migrate
   // unless told to (`--migrate`, or `sitegate migrate` beforehand).
   try {
+    // A PostgreSQL that is not up yet (started beside this process, restarting) is waited for.
+    if (config.databaseUrl) {
+      await waitForDatabase(database.db, {
+        url: config.databaseUrl,
+        waitMs: config.dbStartWaitMs,
+        say: (line) => process.stderr.write(line),
+      });
+    }
     const applied = await ensureSchema(database, {
       production: config.production,
       apply: Boolean(opts.migrate),

@@ -10,6 +10,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
 import { countQueries } from '../kernel/round-trips.js';
+import { DB_BOUNDS, type DbBounds } from '../config.js';
+import { guardPool, loneClientOptions, poolOptions } from './pg-bounds.js';
 import { migrationsFolder } from './migrator.js';
 import { keepDrizzleText } from './pglite-parsers.js';
 import { syncNewTree } from '../kernel/durable-files.js';
@@ -44,6 +46,8 @@ export type OpenOptions = {
   dataDir?: string;
   memory?: boolean;
   poolSize?: number;
+  /** PostgreSQL: bounds on statements, connection attempts and idle transactions (DB_BOUNDS). */
+  bounds?: DbBounds;
   /** Apply pending migrations while opening (default true); `serve` decides itself (issue 14 item 2). */
   migrate?: boolean;
   /**
@@ -55,7 +59,7 @@ export type OpenOptions = {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const database = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
+    ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10, opts.bounds ?? DB_BOUNDS)
     : await openPglite(
         opts.memory ? undefined : path.join(opts.dataDir ?? '.sitegate', 'pgdata'),
         undefined,
@@ -65,15 +69,16 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return database;
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, bounds: DbBounds): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  // A database that cannot be reached fails a request within 5 s instead of queueing it forever
-  // (and /readyz turns 503); the default is to wait without bound.
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  // A database that cannot be reached or stalls fails a request within its bounds instead of
+  // queueing it forever (and /readyz turns 503); pg's default is to wait without bound.
+  const pool = new pg.Pool(poolOptions(url, max, bounds));
   // An idle client whose server went away emits 'error' on the pool; without a listener that is fatal.
   pool.on('error', () => {});
+  guardPool(pool);
   pool.on('connect', (client) => countQueries(client));
   const db = drizzle(pool);
   return {
@@ -87,14 +92,17 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     cacheVersion: versionReader(pool),
     close: () => pool.end(),
     async migrate() {
-      // Two processes may start at once against one database: serialise migrations with an advisory lock.
-      const client = await pool.connect();
+      // Two processes may start at once against one database: serialise migrations with an advisory
+      // lock. They run on a connection of their own without the pool's statement bounds: a migration
+      // may rightly take longer than any request, and so may waiting for another process's.
+      const client = new pg.Client(loneClientOptions(url, bounds));
+      client.on('error', () => {});
+      await client.connect();
       try {
         await client.query('select pg_advisory_lock(727001)');
-        await migrate(db, { migrationsFolder });
+        await migrate(drizzle(client), { migrationsFolder });
       } finally {
-        await client.query('select pg_advisory_unlock(727001)').catch(() => {});
-        client.release();
+        await client.end().catch(() => {});
       }
     },
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),

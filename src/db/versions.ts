@@ -34,7 +34,9 @@ type Queryable = {
  * connection. Requests for one workspace that arrive while its read is in flight share the next
  * read, which is sent only after all of them arrived: each caller still gets a snapshot taken after
  * it asked (so a revocation committed before its request is seen), but under load one statement
- * serves every call that queued behind the last one, not one statement per call.
+ * serves every call that queued behind the last one, not one statement per call. Each read ends
+ * within the pool's statement bound (src/db/pg-bounds.ts), so a read stuck on a stalled database
+ * holds the requests queued behind it for two bounds at most, and they then fail rather than hang.
  */
 export function versionReader(pool: Queryable): (companyId: string) => Promise<string> {
   const read = async (companyId: string) => {

@@ -22,6 +22,7 @@ import {
 import { listingFacts } from '../gate/listing.js';
 import { PORTABLE_CAPS } from '../portable/schema.js';
 import { type CallDeps, callTool } from './call.js';
+import { failureResult, failureText } from './envelope.js';
 import { principalOf } from './principal.js';
 import { UNBOUND_LISTING, serverFactory } from './server.js';
 
@@ -129,6 +130,32 @@ function rpcResult(id: string | number, result: string | Buffer): Response {
       ? head + result + tail
       : Buffer.concat([Buffer.from(head), result, Buffer.from(tail)]);
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * The answer to a request the edge could not authenticate because the database failed or ran out of
+ * time: a lone 2025-wire tools/call gets the failure result callTool gives (nothing was changed, and
+ * the request id), anything else a JSON-RPC internal error with the same words. Nothing ran yet.
+ */
+export async function failedAtEdge(request: Request, requestId: string): Promise<Response> {
+  let body: unknown = null;
+  try {
+    const text = isJsonContentType(request.headers.get('content-type')) ? await readBounded(request) : null;
+    body = text === null ? null : JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
+  if (call) return rpcResult(call.id, JSON.stringify(failureResult(requestId)));
+  const id = (body as { id?: unknown } | null)?.id;
+  return Response.json(
+    {
+      jsonrpc: '2.0',
+      error: { code: -32603, message: failureText(requestId) },
+      id: typeof id === 'string' || Number.isSafeInteger(id) ? id : null,
+    },
+    { status: 503, headers: { 'Retry-After': '1' } },
+  );
 }
 
 export function createMcpEndpoint(

@@ -20,15 +20,11 @@ export function refusalResult(r: Refusal): CallToolResult {
 }
 
 export function failureResult(requestId: string): CallToolResult {
-  return {
-    isError: true,
-    content: [
-      {
-        type: 'text',
-        text: `The operation failed and nothing was changed. Request id: ${requestId}. Try again later; if it keeps failing, give the site owner this request id.`,
-      },
-    ],
-  };
+  return { isError: true, content: [{ type: 'text', text: failureText(requestId) }] };
+}
+
+export function failureText(requestId: string): string {
+  return `The operation failed and nothing was changed. Request id: ${requestId}. Try again later; if it keeps failing, give the site owner this request id.`;
 }
 
 /** JSON Schema of the envelope around a tool's data schema (what `outputSchema` publishes). */

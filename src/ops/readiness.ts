@@ -33,9 +33,19 @@ export function readinessProbe(opts: {
   // The schema changes only when someone migrates: once current, look again every 30 s, not per probe.
   let schemaCheckedAt = 0;
   let schema: Readiness['schema'] = 'unknown';
+  // One probe statement at a time: while the database stalls, each probe would otherwise leave one
+  // more statement holding a pooled connection until the statement bound ends it. A probe that comes
+  // while the last one is still unanswered waits for that one, within its own timeout.
+  let probing: Promise<unknown> | null = null;
+  const probe = () => {
+    probing ??= opts.database.db.execute(sql`select 1`).finally(() => {
+      probing = null;
+    });
+    return probing;
+  };
   return async () => {
     const draining = opts.draining();
-    const database: Check = await within(timeout, opts.database.db.execute(sql`select 1`)).then(
+    const database: Check = await within(timeout, probe()).then(
       () => 'ok',
       () => 'unreachable',
     );

@@ -12,7 +12,8 @@ import { looksLikeApiToken, sha256Hex } from '../kernel/tokens.js';
 import type { Config } from '../config.js';
 import { SCOPES, normaliseScopes } from '../kernel/scopes.js';
 import { type Principal, authInfoFor, principalKey } from '../mcp/principal.js';
-import { createMcpEndpoint } from '../mcp/endpoint.js';
+import { createMcpEndpoint, failedAtEdge } from '../mcp/endpoint.js';
+import { currentRequestId } from '../ops/request-context.js';
 import type { AppDeps } from './deps.js';
 
 export const MCP_PATH = '/api/mcp';
@@ -93,7 +94,15 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
     }
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
     if (!m) return unauthorized(c);
-    const principal = await authenticate(m[1]!);
+    let principal: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      principal = await authenticate(m[1]!);
+    } catch (err) {
+      // Who the token is could not be read (the database failed or ran out of time): the call is
+      // answered as a failed one, with its request id, not as a bare server error.
+      deps.services.log.error({ err }, 'authentication failed');
+      return failedAtEdge(c.req.raw, currentRequestId() ?? '-');
+    }
     if (!principal) return unauthorized(c, 'invalid_token');
     if ('limited' in principal) {
       c.header('Retry-After', String(principal.limited));
