@@ -19,6 +19,7 @@ import { signIn } from '../../domain/users/sign-in.js';
 import { type RateLimits, createRateLimits, signInLimiter } from '../../limits/rate-limits.js';
 import { SCOPES } from '../../kernel/scopes.js';
 import { escapeHtml } from '../../kernel/html.js';
+import { customHost } from '../../web/domain-redirect.js';
 import { consentPage, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
@@ -224,7 +225,11 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     );
   };
 
+  const ownHost = new URL(issuer).hostname;
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // Only the issuer's own host: a customer's domain pointed at this machine gets no sign-in page
+    // and no cookie (the same rule as the service's pages, src/web/routes/site.ts).
+    if (customHost(req.headers.host, ownHost)) return send(res, 404, 'Not found');
     const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec((req.url ?? '').split('?')[0]!);
     if (!m) return callback(req, res);
     interaction(req, res, m[2]).catch((err: unknown) => {
