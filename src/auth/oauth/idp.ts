@@ -4,7 +4,7 @@
 // to application_type native), sign-in with the users table, and JWT access tokens for exactly one
 // resource, the MCP URL (RFC 8707 resource indicators, RFC 9068 format). Client ID Metadata Documents
 // (an https URL as client_id, the 2025-11-25 MCP spec's recommended registration) are accepted through
-// oidc-provider's experimental implementation (draft-02). Registrations, sessions, grants and keys
+// oidc-provider's experimental implementation (draft-02), fetched through the SSRF guard (idp-fetch.ts). Registrations, sessions, grants and keys
 // live in Sitegate's database (idp-store.ts), so a restart keeps clients signed in. Production points
 // OAUTH_ISSUER at any OIDC issuer instead.
 import http from 'node:http';
@@ -20,6 +20,8 @@ import { type RateLimits, createRateLimits, signInLimiter } from '../../limits/r
 import { SCOPES } from '../../kernel/scopes.js';
 import { escapeHtml } from '../../kernel/html.js';
 import { customHost } from '../../web/domain-redirect.js';
+import type { Resolver } from '../../net/ssrf.js';
+import { type IdpFetch, METADATA_MAX_BYTES, guardedIdpFetch } from './idp-fetch.js';
 import { consentPage, loginPage } from './idp-pages.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
@@ -36,6 +38,8 @@ export type IdpOptions = {
   accessTokenTtlSeconds?: number;
   /** The sign-in limits (shared with /login when run inside `serve`); default: this process's own. */
   limits?: RateLimits;
+  /** Resolves the host names of client metadata documents (tests pass their DNS server); default: the system's. */
+  resolve?: Resolver;
 };
 
 export async function signingKeys(): Promise<{ keys: JWK[] }> {
@@ -52,10 +56,18 @@ async function emailOf(db: Db, userId: string): Promise<string | undefined> {
 function configuration(
   opts: IdpOptions,
   keys: { jwks: { keys: JWK[] }; cookieKeys: string[] },
+  outgoing: IdpFetch,
 ): Configuration {
   const { db, audience } = opts;
   return {
     adapter: drizzleAdapter(db),
+    // Every outgoing request (client metadata documents) through the SSRF guard, capped (idp-fetch.ts).
+    fetch: outgoing.fetch,
+    fetchResponseBodyLimits: {
+      'client_id metadata document': METADATA_MAX_BYTES,
+      jwks_uri: METADATA_MAX_BYTES,
+      sector_identifier_uri: METADATA_MAX_BYTES,
+    },
     clients: [],
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys },
@@ -146,7 +158,8 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const issuer = `http://${host}:${port}`;
   const stored = await loadOrCreateKeys(opts.db, issuer);
   const keys = { jwks: opts.jwks ?? stored.jwks, cookieKeys: stored.cookieKeys };
-  const provider = new Provider(issuer, configuration(opts, keys));
+  const outgoing = guardedIdpFetch(opts.resolve);
+  const provider = new Provider(issuer, configuration(opts, keys, outgoing));
   const limit = signInLimiter(
     opts.limits ?? createRateLimits({ perConnection: 1, perWorkspace: 1, prefix: 'idp' }),
   );
@@ -244,6 +257,6 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
       new Promise<void>((r) => {
         server.closeAllConnections();
         server.close(() => r());
-      }),
+      }).then(() => outgoing.close()),
   };
 }
