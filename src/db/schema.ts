@@ -605,6 +605,9 @@ export const oidcModels = pgTable(
     uid: text('uid'),
     expiresAt: ts('expires_at'),
     consumedAt: ts('consumed_at'),
+    createdAt: createdAt(),
+    /** model = Client: when a person first granted this registered client access (never, while null). */
+    usedAt: ts('used_at'),
   },
   (t) => [
     primaryKey({ columns: [t.model, t.id] }),

@@ -1,6 +1,6 @@
 // Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end):
 // the clean-ups the running service repeats, and `sitegate admin retention` runs once.
-import { purgeIdpRows } from '../auth/oauth/idp-store.js';
+import { purgeIdpRows, purgeUnusedClients } from '../auth/oauth/idp-store.js';
 import { purgePairings } from '../auth/pairing.js';
 import { purgeSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
@@ -17,4 +17,6 @@ export const RETENTION: Retention[] = [
   { name: 'pairings', everyMs: 3_600_000, run: purgePairings },
   // The development identity provider's expired grants, sessions and codes.
   { name: 'idp', everyMs: 3_600_000, run: purgeIdpRows },
+  // Its dynamic client registrations that no person used within 30 days.
+  { name: 'idp-clients', everyMs: 3_600_000, run: purgeUnusedClients },
 ];
