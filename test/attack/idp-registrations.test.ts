@@ -39,8 +39,8 @@ const clients = async () =>
 function registrarAt(address: string, issuer = () => idp.issuer) {
   const dispatcher = new Agent({ localAddress: address });
   agents.push(dispatcher);
-  return async (name = `Registration ${uniqueTag()}`) => {
-    const res = await undiciFetch(`${issuer()}/reg`, {
+  return async (name = `Registration ${uniqueTag()}`, route = '/reg') => {
+    const res = await undiciFetch(`${issuer()}${route}`, {
       dispatcher,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -64,6 +64,10 @@ describe('dynamic client registration', () => {
     for (let i = 0; i < REGISTRATION_WINDOW.points; i += 1) expect((await register()).status).toBe(201);
     const refused = await register();
     expect(refused).toMatchObject({ status: 429, error: 'rate_limited' });
+    // The spellings the provider's router also takes for its registration route.
+    for (const route of ['/reg/', '/REG', '/Reg/?x=1']) {
+      expect((await register(undefined, route)).status, route).toBe(429);
+    }
     expect(await clients()).toBe(before + REGISTRATION_WINDOW.points);
     // Another sender still registers: the limit is per sender, not the provider's.
     expect((await registrarAt('127.0.41.2')()).status).toBe(201);
@@ -85,6 +89,7 @@ describe('dynamic client registration', () => {
       expect((await register()).status).toBe(201);
       const refused = await register();
       expect(refused).toMatchObject({ status: 503, error: 'temporarily_unavailable' });
+      expect((await register(undefined, '/REG/')).status).toBe(503);
       expect(await clients()).toBe(cap);
     } finally {
       await capped.close();

@@ -285,7 +285,8 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     // and no cookie (the same rule as the service's pages, src/web/routes/site.ts).
     if (customHost(req.headers.host, ownHost)) return send(res, 404, 'Not found');
     const path = (req.url ?? '').split('?')[0]!;
-    if (req.method === 'POST' && path === '/reg') {
+    // The registration route as oidc-provider's router matches it: any case, an optional trailing slash.
+    if (req.method === 'POST' && /^\/reg\/?$/i.test(path)) {
       admitRegistration(req, res).then(
         (ok) => {
           if (ok) callback(req, res);
