@@ -17,14 +17,14 @@ import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { signIn } from '../../domain/users/sign-in.js';
 import { type RateLimits, createRateLimits, signInLimiter } from '../../limits/rate-limits.js';
-import { addressKey } from '../../kernel/address-key.js';
 import { SCOPES } from '../../kernel/scopes.js';
 import { escapeHtml } from '../../kernel/html.js';
-import { customHost } from '../../web/domain-redirect.js';
+import { customHost } from '../../kernel/custom-host.js';
 import type { Resolver } from '../../net/ssrf.js';
 import { type IdpFetch, METADATA_MAX_BYTES, guardedIdpFetch } from './idp-fetch.js';
 import { consentPage, loginPage } from './idp-pages.js';
-import { drizzleAdapter, loadOrCreateKeys, registeredClients } from './idp-store.js';
+import { MAX_CLIENTS, isRegistration, registrationGate } from './idp-registration.js';
+import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };
 
@@ -44,14 +44,6 @@ export type IdpOptions = {
   /** The most client registrations kept at once (default MAX_CLIENTS). */
   maxClients?: number;
 };
-
-/**
- * Dynamic registration (RFC 7591) is open to anyone, so it is bounded: per sender (an IPv6 client by
- * its /64), in total, and in time (registrations no person used within 30 days are purged,
- * idp-store.ts). Refused before oidc-provider reads the request, so a refusal stores nothing.
- */
-export const REGISTRATION_WINDOW = { key: 'idp-register', points: 20, seconds: 3_600 } as const;
-export const MAX_CLIENTS = 10_000;
 
 export async function signingKeys(): Promise<{ keys: JWK[] }> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -173,42 +165,16 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const provider = new Provider(issuer, configuration(opts, keys, outgoing));
   const limits = opts.limits ?? createRateLimits({ perConnection: 1, perWorkspace: 1, prefix: 'idp' });
   const limit = signInLimiter(limits);
-  const maxClients = opts.maxClients ?? MAX_CLIENTS;
+  const admitRegistration = registrationGate({
+    db: opts.db,
+    limits,
+    maxClients: opts.maxClients ?? MAX_CLIENTS,
+  });
   const callback = provider.callback();
 
   const send = (res: http.ServerResponse, status: number, html: string) => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(html);
-  };
-
-  const json = (res: http.ServerResponse, status: number, body: Record<string, string>) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify(body));
-  };
-
-  /** True when the registration may go on to oidc-provider; otherwise the refusal is sent. */
-  const admitRegistration = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const wait = await limits.tryWindow(
-      REGISTRATION_WINDOW,
-      addressKey(req.socket.remoteAddress ?? 'unknown'),
-    );
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(wait));
-      json(res, 429, {
-        error: 'rate_limited',
-        error_description: `Too many client registrations from this network. Retry in ${wait} s.`,
-      });
-      return false;
-    }
-    if ((await registeredClients(opts.db)) >= maxClients) {
-      json(res, 503, {
-        error: 'temporarily_unavailable',
-        error_description:
-          'No more client registrations are taken now; unused ones are removed after 30 days.',
-      });
-      return false;
-    }
-    return true;
   };
 
   const interaction = async (req: http.IncomingMessage, res: http.ServerResponse, action?: string) => {
@@ -285,19 +251,7 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     // and no cookie (the same rule as the service's pages, src/web/routes/site.ts).
     if (customHost(req.headers.host, ownHost)) return send(res, 404, 'Not found');
     const path = (req.url ?? '').split('?')[0]!;
-    // The registration route as oidc-provider's router matches it: any case, an optional trailing slash.
-    if (req.method === 'POST' && /^\/reg\/?$/i.test(path)) {
-      admitRegistration(req, res).then(
-        (ok) => {
-          if (ok) callback(req, res);
-        },
-        () => {
-          if (!res.headersSent)
-            json(res, 503, { error: 'temporarily_unavailable', error_description: 'Try again.' });
-        },
-      );
-      return;
-    }
+    if (isRegistration(req, path)) return admitRegistration(req, res, () => callback(req, res));
     const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(path);
     if (!m) return callback(req, res);
     interaction(req, res, m[2]).catch((err: unknown) => {

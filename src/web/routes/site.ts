@@ -9,7 +9,7 @@ import { type VisitEvent, isHumanVisit, recordEvents } from '../../domain/analyt
 import { liveWebsiteForHost } from '../../domain/domains/site-host.js';
 import { memberRole, pageAt, sitePathOf, visibleAsset } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
-import { customHost } from '../domain-redirect.js';
+import { customHost } from '../../kernel/custom-host.js';
 import {
   type RenderSite,
   renderBlogIndex,
