@@ -4,9 +4,10 @@
 // to application_type native), sign-in with the users table, and JWT access tokens for exactly one
 // resource, the MCP URL (RFC 8707 resource indicators, RFC 9068 format). Client ID Metadata Documents
 // (an https URL as client_id, the 2025-11-25 MCP spec's recommended registration) are accepted through
-// oidc-provider's experimental implementation (draft-02), fetched through the SSRF guard (idp-fetch.ts). Registrations, sessions, grants and keys
-// live in Sitegate's database (idp-store.ts), so a restart keeps clients signed in. Production points
-// OAUTH_ISSUER at any OIDC issuer instead.
+// oidc-provider's experimental implementation (draft-02) and fetched through the SSRF guard
+// (idp-fetch.ts). Registrations, sessions, grants and keys live in Sitegate's database (idp-store.ts),
+// so a restart keeps clients signed in; anyone may register, within bounds (idp-registration.ts).
+// Production points OAUTH_ISSUER at any OIDC issuer instead.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -39,7 +40,7 @@ export type IdpOptions = {
   accessTokenTtlSeconds?: number;
   /** The sign-in limits (shared with /login when run inside `serve`); default: this process's own. */
   limits?: RateLimits;
-  /** Resolves the host names of client metadata documents (tests pass their DNS server); default: the system's. */
+  /** Resolves client metadata documents' host names (tests pass their DNS server); default: the system's. */
   resolve?: Resolver;
   /** The most client registrations kept at once (default MAX_CLIENTS). */
   maxClients?: number;

@@ -177,8 +177,8 @@ export function mountPublishedSite(app: Hono, deps: AppDeps): void {
 }
 
 /**
- * A host other than the service's own (BASE_URL's) answers as a customer's website and nothing else
- * (SPEC §4.5 connect_domain; DESIGN §5.5: cookies are never set on a custom domain). A verified
+ * A host other than the service's own (BASE_URL's) answers as a customer's website and nothing else,
+ * and never with a cookie (docs/operating.md, the reverse proxy). A verified
  * hostname of a published site serves that site's pages, images and forms at its root, counted like
  * /sites/<id>/…; every other path, and every path of a host that serves no published site (an
  * unpublished site's domain, an unknown name pointed here), is 404. So the sign-in page, the owner
