@@ -135,9 +135,9 @@ WARNING: SMTP_URL is not set: no email can leave this server.
  * Seeds the demo on the first start, in one transaction with its marker row (demo_seed): a start that
  * dies half-way leaves nothing, two processes starting at once seed it once (an advisory lock, then the
  * marker's primary key), and later starts read the sign-ins and websites from the database — on both
- * backends, whatever DATA_DIR holds. The tokens never enter the database: the
- * seeding start keeps them in DATA_DIR (src/demo/demo-tokens.ts), written before the seed commits, and
- * a later start without that file prints how to get a token instead (`tokens` is then null).
+ * backends, whatever DATA_DIR holds. The tokens never enter the database: the seeding start keeps
+ * them in DATA_DIR (src/demo/demo-tokens.ts), written before the seed commits, and a later start
+ * without that file prints how to get a token instead (`tokens` is then null).
  */
 async function ensureDemo(db: Db, baseUrl: string, dataDir: string): Promise<DemoOut> {
   const out = await db.transaction(async (tx) => {
