@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
 import { demoSeed } from '../db/schema.js';
+import { keepDemoTokens, keptDemoTokens } from '../demo/demo-tokens.js';
 import { type Demo, seedDemo } from '../demo/seed.js';
 import { ensureSchema } from '../db/migrator.js';
 import { waitForDatabase } from '../db/start-wait.js';
@@ -22,7 +23,8 @@ export type DemoOut = {
   mcpUrl: string;
   users: Record<'owner' | 'editor' | 'viewer', { email: string; password: string }>;
   websites: Demo['websites'];
-  tokens: Pick<Demo['tokens'], 'default' | 'all' | 'workspace'>;
+  /** null on a start whose DATA_DIR does not hold the tokens the seeding start kept. */
+  tokens: Pick<Demo['tokens'], 'default' | 'all' | 'workspace'> | null;
 };
 
 export async function serveCommand(opts: {
@@ -103,7 +105,7 @@ export async function serveCommand(opts: {
       })
     : null;
   let demo: DemoOut | null = null;
-  if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.baseUrl);
+  if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.baseUrl, config.dataDir);
   const { url } = await sg.listen();
   const log = sg.deps.services.log;
   log.info({ url, database: sg.database.kind, redis: Boolean(config.redisUrl) }, 'sitegate listening');
@@ -162,14 +164,19 @@ WARNING: TRUST_PROXY=1 now means "a proxy on this machine" (loopback addresses o
 /**
  * Seeds the demo on the first start, in one transaction with its marker row (demo_seed): a start that
  * dies half-way leaves nothing, two processes starting at once seed it once (an advisory lock, then the
- * marker's primary key), and later starts read what the first one made from the database — on both
- * backends, whatever DATA_DIR holds (issue 10 item 10).
+ * marker's primary key), and later starts read the sign-ins and websites from the database — on both
+ * backends, whatever DATA_DIR holds. The tokens never enter the database: the seeding start keeps
+ * them in DATA_DIR (src/demo/demo-tokens.ts), written before the seed commits, and a later start
+ * without that file prints how to get a token instead (`tokens` is then null).
  */
-async function ensureDemo(db: Db, baseUrl: string): Promise<DemoOut> {
+async function ensureDemo(db: Db, baseUrl: string, dataDir: string): Promise<DemoOut> {
   const out = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_LOCK})`);
     const [seeded] = await tx.select().from(demoSeed).where(eq(demoSeed.id, 'demo'));
-    if (seeded) return seeded.output as Omit<DemoOut, 'baseUrl' | 'mcpUrl'>;
+    if (seeded) {
+      const kept = seeded.output as Pick<DemoOut, 'users' | 'websites'>;
+      return { users: kept.users, websites: kept.websites, tokens: await keptDemoTokens(tx, dataDir) };
+    }
     const d = await seedDemo(tx);
     const made = {
       users: {
@@ -178,11 +185,12 @@ async function ensureDemo(db: Db, baseUrl: string): Promise<DemoOut> {
         viewer: { email: d.users.viewer.email, password: d.users.viewer.password },
       },
       websites: d.websites,
-      tokens: { default: d.tokens.default, all: d.tokens.all, workspace: d.tokens.workspace },
     };
+    const tokens = { default: d.tokens.default, all: d.tokens.all, workspace: d.tokens.workspace };
     faultPoint('demo-mid-seed');
+    keepDemoTokens(dataDir, tokens);
     await tx.insert(demoSeed).values({ id: 'demo', output: made });
-    return made;
+    return { ...made, tokens };
   });
   return { ...out, baseUrl, mcpUrl: `${baseUrl}/api/mcp` };
 }
@@ -191,21 +199,30 @@ async function ensureDemo(db: Db, baseUrl: string): Promise<DemoOut> {
 const DEMO_LOCK = 716_310_010;
 
 function demoBanner(d: DemoOut): string {
-  return `
+  const head = `
 Sitegate demo is running.
 
   MCP URL        ${d.mcpUrl}
   Owner sign-in  ${d.baseUrl}/login   ${d.users.owner.email} / ${d.users.owner.password}
-  Token          ${d.tokens.default}   (default scopes: site:read, content:write)
+`;
+  const oauth = `Or sign in instead of pasting a token (OAuth, e.g. Claude Desktop through mcp-remote):
+  npx -y mcp-remote ${d.mcpUrl}
+then connect the assistant at ${d.baseUrl}/dashboard/connect (its first tool call shows the link).
+`;
+  if (!d.tokens)
+    return `${head}  Token          not kept here: tokens are stored only as hashes, and this start's DATA_DIR
+                 does not hold the ones the first start printed. Sign in and create a connection at
+                 ${d.baseUrl}/settings/advanced/developers for a new token.
+
+${oauth}
+`;
+  return `${head}  Token          ${d.tokens.default}   (default scopes: site:read, content:write)
 
 Paste into Cursor (~/.cursor/mcp.json); VS Code and Claude Desktop are in the README:
 
 ${JSON.stringify(clientConfig(d.mcpUrl, d.tokens.default), null, 2)}
 
-Or sign in instead of pasting a token (OAuth, e.g. Claude Desktop through mcp-remote):
-  npx -y mcp-remote ${d.mcpUrl}
-then connect the assistant at ${d.baseUrl}/dashboard/connect (its first tool call shows the link).
-
+${oauth}
 Or try it with MCP Inspector:
   npx -y @modelcontextprotocol/inspector@2.12.0 --cli ${d.mcpUrl} --header "Authorization: Bearer ${d.tokens.default}" --method tools/list
 

@@ -588,7 +588,7 @@ export const idempotencyKeys = pgTable(
 /**
  * The demo marker (issue 10 item 10): one row once `sitegate serve --demo` has seeded the demo, written
  * in the same transaction as the seed, so a half-seeded demo rolls back and a second seed is impossible
- * (primary key). `output` is what the first start printed (demo sign-ins and tokens: a demo only).
+ * (primary key). `output` holds the demo's sign-ins and websites, never its tokens (src/demo/demo-tokens.ts).
  */
 export const demoSeed = pgTable('demo_seed', {
   id: text('id').primaryKey(),
@@ -635,6 +635,9 @@ export const oidcModels = pgTable(
     uid: text('uid'),
     expiresAt: ts('expires_at'),
     consumedAt: ts('consumed_at'),
+    createdAt: createdAt(),
+    /** model = Client: when a person first granted this registered client access (never, while null). */
+    usedAt: ts('used_at'),
   },
   (t) => [
     primaryKey({ columns: [t.model, t.id] }),

@@ -12,13 +12,23 @@ export type FetchOptions = {
   timeoutMs: number;
   maxRedirects?: number;
   accept?: string;
+  /** Sent as User-Agent; default: the crawler's. */
+  userAgent?: string;
   /** Refuse a redirect that leaves this origin (crawl pages). */
   sameOrigin?: string;
   /** Called before following a redirect; throw to stop (the crawler checks robots.txt here). */
   beforeRedirect?: (next: URL) => void;
 };
 
-export type Fetched = { url: URL; status: number; contentType: string; body: Buffer };
+export type Fetched = {
+  url: URL;
+  status: number;
+  contentType: string;
+  /** The caching headers, for callers that keep what they fetched (cache-control, expires). */
+  cacheControl: string;
+  expires: string;
+  body: Buffer;
+};
 
 export type FailReason =
   | 'status'
@@ -52,7 +62,7 @@ export async function guardedFetch(guard: Guard, raw: string | URL, opts: FetchO
         method: 'GET',
         dispatcher: guard.agent,
         signal,
-        headers: { 'user-agent': USER_AGENT, accept: opts.accept ?? '*/*' },
+        headers: { 'user-agent': opts.userAgent ?? USER_AGENT, accept: opts.accept ?? '*/*' },
       });
     } catch (err) {
       if (isUnsafe(err)) throw unsafeUrl('That address points to a private or reserved network.');
@@ -98,11 +108,16 @@ export async function guardedFetch(guard: Guard, raw: string | URL, opts: FetchO
       if (signal.aborted) throw new FetchFailure('timeout', 'The request took too long.');
       throw new FetchFailure('network', 'The response was cut off.');
     }
-    const ct = res.headers['content-type'];
+    const header = (name: string) => {
+      const v = res.headers[name];
+      return String(Array.isArray(v) ? v[0] : (v ?? ''));
+    };
     return {
       url,
       status: res.statusCode,
-      contentType: String(Array.isArray(ct) ? ct[0] : (ct ?? '')).toLowerCase(),
+      contentType: header('content-type').toLowerCase(),
+      cacheControl: header('cache-control'),
+      expires: header('expires'),
       body: Buffer.concat(chunks),
     };
   }

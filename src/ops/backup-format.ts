@@ -13,7 +13,7 @@ import { Refusal } from '../kernel/errors.js';
 
 export const BACKUP_FORMAT = 'sitegate-backup/1';
 export const DUMP_FILE = 'pgdata.tgz';
-export const SECRET_FILES = ['delegation.key'];
+export const SECRET_FILES = ['delegation.key', 'demo-tokens.json'];
 export const HEX64 = /^[0-9a-f]{64}$/;
 /** A manifest is a few hundred bytes; anything far larger is not one. */
 const MANIFEST_MAX_BYTES = 64 * 1024;

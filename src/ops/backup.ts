@@ -2,6 +2,7 @@
 //   pgdata.tgz     PGlite's data directory, dumped at a transaction boundary (see below)
 //   blobs/         the content-addressed blob files (immutable, named by their SHA-256)
 //   delegation.key the OAuth delegation key, when DATA_DIR holds it (a secret: the folder is 0700)
+//   demo-tokens.json the demo's tokens, when DATA_DIR holds them (never in the database)
 //   manifest.json  format, time, schema version, and the dump's SHA-256
 // Consistency while serving: the dump runs inside PGlite's transaction lock, so no transaction is
 // half-way through; blobs are copied after it, and a blob is always written before the row naming

@@ -1,7 +1,7 @@
 // Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end;
 // idempotency keys answer for 24 hours; analytics events after ANALYTICS_RETENTION_DAYS): the
 // clean-ups the running service repeats, and `sitegate admin retention` runs once.
-import { purgeIdpRows } from '../auth/oauth/idp-store.js';
+import { purgeIdpRows, purgeUnusedClients } from '../auth/oauth/idp-store.js';
 import { purgePairings } from '../auth/pairing.js';
 import { purgeSessions } from '../auth/sessions.js';
 import type { Config } from '../config.js';
@@ -36,4 +36,6 @@ export const RETENTION: Retention[] = [
     everyMs: 3_600_000,
     run: (db, now, settings) => purgeAnalytics(db, now, settings.analyticsRetentionDays),
   },
+  // Its dynamic client registrations that no person used within 30 days.
+  { name: 'idp-clients', everyMs: 3_600_000, run: purgeUnusedClients },
 ];

@@ -21,7 +21,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/healthz', (c) => c.json({ ok: true }));
   mountOps(app, deps);
   app.use('*', domainRedirect(deps));
-  // A connected custom domain serves its published site at its root, before any other route.
+  // Any other host than BASE_URL's answers only as a customer's published site, before any other route.
   app.use('*', customDomainSites(deps));
   mountMcp(app, deps);
   for (const mount of API_ROUTES) mount(app, deps);

@@ -4,6 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { canonicalHostFor } from '../domain/domains/redirect.js';
 import type { AppDeps } from './deps.js';
+import { customHost } from '../kernel/custom-host.js';
 
 export function domainRedirect(deps: AppDeps): MiddlewareHandler {
   const own = new URL(deps.services.config.baseUrl).hostname.toLowerCase();
@@ -16,18 +17,4 @@ export function domainRedirect(deps: AppDeps): MiddlewareHandler {
     const url = new URL(c.req.url);
     return c.redirect(`https://${target}${url.pathname}${url.search}`, 301);
   };
-}
-
-/** The request's hostname when it may be a customer's domain: not the service's own, not loopback or an IP. */
-export function customHost(header: string | undefined, own: string): string | null {
-  const host = hostOnly(header ?? '');
-  if (!host || host === own || host === 'localhost' || !host.includes('.') || /^[\d.]+$/.test(host))
-    return null;
-  return host;
-}
-
-function hostOnly(header: string): string {
-  const h = header.trim().toLowerCase();
-  if (h.startsWith('[')) return '';
-  return h.replace(/:\d+$/, '').replace(/\.$/, '');
 }

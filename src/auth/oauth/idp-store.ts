@@ -3,7 +3,7 @@
 // signing and cookie keys in `idp_keys`, created once. A restart therefore keeps every registered
 // client and its sign-in, and any process sharing DATABASE_URL can name a client by `client_name`.
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { type JWK, exportJWK, generateKeyPair } from 'jose';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
@@ -60,11 +60,25 @@ export function drizzleAdapter(db: Db, clock: () => Date = () => new Date()) {
         };
         await db
           .insert(oidcModels)
-          .values(values)
+          .values({ ...values, createdAt: clock() })
           .onConflictDoUpdate({
             target: [oidcModels.model, oidcModels.id],
             set: { ...values, consumedAt: null },
           });
+        // A grant is a person letting the client in: from then on the registration is in use and the
+        // purge of never-used registrations leaves it alone.
+        if (model === 'Grant' && typeof payload.clientId === 'string') {
+          await db
+            .update(oidcModels)
+            .set({ usedAt: clock() })
+            .where(
+              and(
+                eq(oidcModels.model, 'Client'),
+                eq(oidcModels.id, payload.clientId),
+                isNull(oidcModels.usedAt),
+              ),
+            );
+        }
       },
       find: (id) => findBy(key(id)!),
       findByUid: (uid) => findBy(and(eq(oidcModels.model, model), eq(oidcModels.uid, uid))!),
@@ -85,6 +99,26 @@ export function drizzleAdapter(db: Db, clock: () => Date = () => new Date()) {
 /** Background job: rows past their expiry are garbage. */
 export async function purgeIdpRows(db: Db, now: Date): Promise<void> {
   await db.delete(oidcModels).where(and(isNotNull(oidcModels.expiresAt), lt(oidcModels.expiresAt, now)));
+}
+
+/** How long a dynamic registration may wait for its first use before it is purged. */
+export const UNUSED_CLIENT_DAYS = 30;
+
+/**
+ * Background job: dynamic registrations (RFC 7591) no person ever granted access within
+ * UNUSED_CLIENT_DAYS are removed. Anyone may register, so without this they would pile up.
+ */
+export async function purgeUnusedClients(db: Db, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - UNUSED_CLIENT_DAYS * 86_400_000);
+  await db
+    .delete(oidcModels)
+    .where(and(eq(oidcModels.model, 'Client'), isNull(oidcModels.usedAt), lt(oidcModels.createdAt, cutoff)));
+}
+
+/** How many client registrations are stored (the identity provider caps their total). */
+export async function registeredClients(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(oidcModels).where(eq(oidcModels.model, 'Client'));
+  return row?.n ?? 0;
 }
 
 /**

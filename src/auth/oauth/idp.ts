@@ -4,9 +4,10 @@
 // to application_type native), sign-in with the users table, and JWT access tokens for exactly one
 // resource, the MCP URL (RFC 8707 resource indicators, RFC 9068 format). Client ID Metadata Documents
 // (an https URL as client_id, the 2025-11-25 MCP spec's recommended registration) are accepted through
-// oidc-provider's experimental implementation (draft-02). Registrations, sessions, grants and keys
-// live in Sitegate's database (idp-store.ts), so a restart keeps clients signed in. Production points
-// OAUTH_ISSUER at any OIDC issuer instead.
+// oidc-provider's experimental implementation (draft-02) and fetched through the SSRF guard
+// (idp-fetch.ts). Registrations, sessions, grants and keys live in Sitegate's database (idp-store.ts),
+// so a restart keeps clients signed in; anyone may register, within bounds (idp-registration.ts).
+// Production points OAUTH_ISSUER at any OIDC issuer instead.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,11 @@ import { signIn } from '../../domain/users/sign-in.js';
 import { type RateLimits, createRateLimits, signInLimiter } from '../../limits/rate-limits.js';
 import { SCOPES } from '../../kernel/scopes.js';
 import { escapeHtml } from '../../kernel/html.js';
+import { customHost } from '../../kernel/custom-host.js';
+import type { Resolver } from '../../net/ssrf.js';
+import { type IdpFetch, METADATA_MAX_BYTES, guardedIdpFetch } from './idp-fetch.js';
 import { consentPage, loginPage } from './idp-pages.js';
+import { MAX_CLIENTS, isRegistration, registrationGate } from './idp-registration.js';
 import { drizzleAdapter, loadOrCreateKeys } from './idp-store.js';
 
 export type Idp = { issuer: string; provider: Provider; close(): Promise<void> };
@@ -35,6 +40,10 @@ export type IdpOptions = {
   accessTokenTtlSeconds?: number;
   /** The sign-in limits (shared with /login when run inside `serve`); default: this process's own. */
   limits?: RateLimits;
+  /** Resolves client metadata documents' host names (tests pass their DNS server); default: the system's. */
+  resolve?: Resolver;
+  /** The most client registrations kept at once (default MAX_CLIENTS). */
+  maxClients?: number;
 };
 
 export async function signingKeys(): Promise<{ keys: JWK[] }> {
@@ -51,10 +60,18 @@ async function emailOf(db: Db, userId: string): Promise<string | undefined> {
 function configuration(
   opts: IdpOptions,
   keys: { jwks: { keys: JWK[] }; cookieKeys: string[] },
+  outgoing: IdpFetch,
 ): Configuration {
   const { db, audience } = opts;
   return {
     adapter: drizzleAdapter(db),
+    // Every outgoing request (client metadata documents) through the SSRF guard, capped (idp-fetch.ts).
+    fetch: outgoing.fetch,
+    fetchResponseBodyLimits: {
+      'client_id metadata document': METADATA_MAX_BYTES,
+      jwks_uri: METADATA_MAX_BYTES,
+      sector_identifier_uri: METADATA_MAX_BYTES,
+    },
     clients: [],
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys },
@@ -145,10 +162,15 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const issuer = `http://${host}:${port}`;
   const stored = await loadOrCreateKeys(opts.db, issuer);
   const keys = { jwks: opts.jwks ?? stored.jwks, cookieKeys: stored.cookieKeys };
-  const provider = new Provider(issuer, configuration(opts, keys));
-  const limit = signInLimiter(
-    opts.limits ?? createRateLimits({ perConnection: 1, perWorkspace: 1, prefix: 'idp' }),
-  );
+  const outgoing = guardedIdpFetch(opts.resolve);
+  const provider = new Provider(issuer, configuration(opts, keys, outgoing));
+  const limits = opts.limits ?? createRateLimits({ perConnection: 1, perWorkspace: 1, prefix: 'idp' });
+  const limit = signInLimiter(limits);
+  const admitRegistration = registrationGate({
+    db: opts.db,
+    limits,
+    maxClients: opts.maxClients ?? MAX_CLIENTS,
+  });
   const callback = provider.callback();
 
   const send = (res: http.ServerResponse, status: number, html: string) => {
@@ -224,8 +246,14 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     );
   };
 
+  const ownHost = new URL(issuer).hostname;
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec((req.url ?? '').split('?')[0]!);
+    // Only the issuer's own host: a customer's domain pointed at this machine gets no sign-in page
+    // and no cookie (the same rule as the service's pages, src/web/routes/site.ts).
+    if (customHost(req.headers.host, ownHost)) return send(res, 404, 'Not found');
+    const path = (req.url ?? '').split('?')[0]!;
+    if (isRegistration(req, path)) return admitRegistration(req, res, () => callback(req, res));
+    const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(path);
     if (!m) return callback(req, res);
     interaction(req, res, m[2]).catch((err: unknown) => {
       if (!res.headersSent) send(res, 400, `Sign-in failed: ${escapeHtml(String((err as Error).message))}`);
@@ -239,6 +267,6 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
       new Promise<void>((r) => {
         server.closeAllConnections();
         server.close(() => r());
-      }),
+      }).then(() => outgoing.close()),
   };
 }

@@ -12,7 +12,7 @@ import { inArray, lt } from 'drizzle-orm';
 import { isbot } from 'isbot';
 import type { Db } from '../../db/client.js';
 import { analyticsEvents } from '../../db/schema.js';
-import { addressBlock } from '../crm/form-guard.js';
+import { addressKey } from '../../kernel/address-key.js';
 import { type VisitorKeys, utcDay } from './visitor-keys.js';
 
 export type EventKind = 'pageview' | 'form_submit' | 'booking';
@@ -32,7 +32,7 @@ export type VisitEvent = {
 /** The visitor hash: HMAC-SHA256 of the website and the address's block under the day's salt, 128 bits as hex. */
 export function visitorHash(salt: string, websiteId: string, v: Pick<Visitor, 'address'>): string {
   return createHmac('sha256', salt)
-    .update(`${websiteId}\u0000${addressBlock(v.address)}`)
+    .update(`${websiteId}\u0000${addressKey(v.address)}`)
     .digest('hex')
     .slice(0, 32);
 }

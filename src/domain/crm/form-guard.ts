@@ -7,7 +7,7 @@
 //   keyed by a salted hash of the address, never the address itself.
 // The body cap is the route's (it must act before the body is read).
 import { createHmac } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
+import { addressKey } from '../../kernel/address-key.js';
 import { safeEqual } from '../../kernel/tokens.js';
 import type { VisitorKeys } from '../analytics/visitor-keys.js';
 import { utcDay } from '../analytics/visitor-keys.js';
@@ -80,24 +80,13 @@ export async function takeSubmission(
 }
 
 /**
- * The key an address's limits are kept under: an HMAC of its block (below) under today's salt, so
+ * The key an address's limits are kept under: an HMAC of its sender key (src/kernel/address-key.ts) under today's salt, so
  * neither memory nor Redis ever holds the address. The page-view cap uses it too.
  */
 export async function addressLimitKey(keys: VisitorKeys, address: string, now: Date): Promise<string> {
   const salt = await keys.saltFor(utcDay(now), now);
   return createHmac('sha256', salt)
-    .update(`limit\u0000${addressBlock(address)}`)
+    .update(`limit\u0000${addressKey(address)}`)
     .digest('base64url')
     .slice(0, 22);
-}
-
-/** What one sender controls: an IPv4 address, or an IPv6 /64 (one host usually holds a whole /64). */
-export function addressBlock(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const ip = ipaddr.process(address);
-  if (ip.kind() === 'ipv4') return ip.toString();
-  return `${(ip as ipaddr.IPv6).parts
-    .slice(0, 4)
-    .map((p) => p.toString(16))
-    .join(':')}::/64`;
 }

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
+import { addressKey } from '../../kernel/address-key.js';
 import { verifyPassword } from './passwords.js';
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -41,7 +42,8 @@ export async function signIn(
   input: { email: string; password: string; address: string },
 ): Promise<SignInOutcome> {
   const email = normaliseEmail(input.email).slice(0, 320);
-  const address = input.address || 'unknown';
+  // One IPv6 host holds a whole /64: the limits count the sender, not each address it can pick.
+  const address = addressKey(input.address || 'unknown');
   // Keys name no person: the email is hashed before it becomes part of a limiter key.
   // Every attempt takes a point before the password is checked (a guess past the limit is never
   // checked, right or wrong); a right password gives its points back, so only failures add up.

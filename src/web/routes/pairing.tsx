@@ -1,10 +1,12 @@
 // The device-code pairing API (SPEC §4.2, DESIGN §5.4): JSON, no session, outside the form CSRF
-// guard. Start is rate-limited per client address; the statuses are the contract's.
+// guard. Start and poll are rate-limited per sender (src/kernel/address-key.ts: an IPv6 client by its
+// /64); the statuses are the contract's.
 import type { Context, Hono } from 'hono';
 import { pollPairing, startPairing } from '../../auth/pairing.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { clientAddress } from '../client-address.js';
+import { addressKey } from '../../kernel/address-key.js';
 
 const START_BUCKET = { key: 'pair-start', perMinute: 30 };
 const POLL_BUCKET = { key: 'pair-poll', perMinute: 120 };
@@ -24,7 +26,7 @@ export function mountPairing(app: Hono, deps: AppDeps): void {
     const body = await jsonBody(c);
     if (!body) return c.json({ error: 'invalid_request', message: 'Send a JSON body.' }, 400);
     try {
-      await deps.limits.consumeKey(START_BUCKET, clientAddress(c));
+      await deps.limits.consumeKey(START_BUCKET, addressKey(clientAddress(c)));
       const started = await startPairing(
         db,
         { scopes: body.scopes, clientName: body.clientName },
@@ -40,7 +42,7 @@ export function mountPairing(app: Hono, deps: AppDeps): void {
   app.post('/v1/cli/pair/poll', async (c) => {
     const body = await jsonBody(c);
     try {
-      await deps.limits.consumeKey(POLL_BUCKET, clientAddress(c));
+      await deps.limits.consumeKey(POLL_BUCKET, addressKey(clientAddress(c)));
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       return c.json({ error: 'slow_down', message: e.message }, 429);

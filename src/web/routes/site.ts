@@ -10,7 +10,7 @@ import { isHumanVisit } from '../../domain/analytics/record.js';
 import { liveWebsiteForHost } from '../../domain/domains/site-host.js';
 import { memberRole, visibleAsset } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
-import { customHost } from '../domain-redirect.js';
+import { customHost } from '../../kernel/custom-host.js';
 import { type RenderSite, renderNotice } from '../render/page.js';
 import { renderSitePath } from '../render/site-path.js';
 import { cookiePolicy, sessionOf } from '../session.js';
@@ -153,24 +153,26 @@ export function mountPublishedSite(app: Hono, deps: AppDeps): void {
 }
 
 /**
- * A connected custom domain serves its published website at its root (SPEC §4.5 connect_domain):
- * a verified hostname of a published site answers every path itself, counted like /sites/<id>/….
- * Runs after the canonical-address redirect; the service's own host and unknown hosts pass through.
+ * A host other than the service's own (BASE_URL's) answers as a customer's website and nothing else,
+ * and never with a cookie (docs/operating.md, the reverse proxy). A verified
+ * hostname of a published site serves that site's pages, images and forms at its root, counted like
+ * /sites/<id>/…; every other path, and every path of a host that serves no published site (an
+ * unpublished site's domain, an unknown name pointed here), is 404. So the sign-in page, the owner
+ * pages, /api/mcp, /v1/ and the OAuth metadata exist only on BASE_URL's host: a session opened on a
+ * tenant's domain would otherwise follow that domain wherever its owner points it next. Runs after
+ * the canonical-address redirect; the service's own host, loopback names and IP literals pass through.
  */
 export function customDomainSites(deps: AppDeps): MiddlewareHandler {
   const site = publishedSite(deps);
   const own = new URL(deps.services.config.baseUrl).hostname.toLowerCase();
-  return async (c, next) => {
-    const host = customHost(c.req.header('host'), own);
-    const websiteId = host ? await liveWebsiteForHost(deps.services.db, host) : null;
-    if (!websiteId) return next();
+  const answer = async (c: Context, websiteId: string | null): Promise<Response> => {
+    if (!websiteId) return notFound(c);
     const r: SiteRef = { websiteId, basePath: '', ownHost: false };
     const path = c.req.path;
+    const read = c.req.method === 'GET' || c.req.method === 'HEAD';
     const asset = /^\/assets\/([A-Za-z0-9_]{1,64})$/.exec(path);
-    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && asset) {
-      return site.asset(c, asset[1]!, null);
-    }
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+    if (read && asset) return site.asset(c, asset[1]!, null);
+    if (read) {
       let p: string;
       try {
         p = decodeURIComponent(path);
@@ -187,5 +189,13 @@ export function customDomainSites(deps: AppDeps): MiddlewareHandler {
       );
     }
     return notFound(c);
+  };
+  return async (c, next) => {
+    const host = customHost(c.req.header('host'), own);
+    if (!host) return next();
+    const res = await answer(c, await liveWebsiteForHost(deps.services.db, host));
+    // Nothing on this path sets a cookie; should a later change make one, it still never leaves.
+    res.headers.delete('Set-Cookie');
+    return res;
   };
 }
