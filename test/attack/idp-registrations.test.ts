@@ -11,6 +11,7 @@ import { REGISTRATION_WINDOW } from '../../src/auth/oauth/idp-registration.js';
 import { UNUSED_CLIENT_DAYS } from '../../src/auth/oauth/idp-store.js';
 import { oidcModels } from '../../src/db/schema.js';
 import { RETENTION } from '../../src/ops/retention.js';
+import { loadConfig } from '../../src/config.js';
 import { uniqueTag } from '../helpers/db.js';
 import { signInAndConsent } from '../helpers/oauth.js';
 import { type TestServer, freePort, startTestServer } from '../helpers/server.js';
@@ -126,10 +127,10 @@ describe('dynamic client registration', () => {
           .where(and(eq(oidcModels.model, 'Client'), eq(oidcModels.id, id)))
       )[0]!.n === 1;
     const day = 86_400_000;
-    await job.run(db(), new Date(Date.now() + (UNUSED_CLIENT_DAYS - 1) * day));
+    await job.run(db(), new Date(Date.now() + (UNUSED_CLIENT_DAYS - 1) * day), loadConfig({}));
     expect(await exists(unused)).toBe(true);
     expect(await exists(used)).toBe(true);
-    await job.run(db(), new Date(Date.now() + (UNUSED_CLIENT_DAYS + 1) * day));
+    await job.run(db(), new Date(Date.now() + (UNUSED_CLIENT_DAYS + 1) * day), loadConfig({}));
     expect(await exists(unused)).toBe(false);
     expect(await exists(used)).toBe(true);
   });
