@@ -1,6 +1,6 @@
 // Environment -> typed Config, validated once at start. `sitegate serve --help` lists these.
 import { z } from 'zod';
-import { parseTrustProxy } from './net/trusted-proxies.js';
+import { parseTrustProxy } from './kernel/trusted-proxies.js';
 
 /** One CRAWL_ALLOW_HOSTS entry: a host name, an IPv4 address or a [bracketed IPv6] address, and a port. */
 const HOST_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]):\d{1,5}$/;

@@ -1,13 +1,13 @@
 // The client's address (issue 11 item 9), decided once per request at the edge: the connected peer,
 // or, when the peer is one of the TRUST_PROXY proxies, the address they forwarded
-// (src/net/trusted-proxies.ts). Every per-address limit reads this value: sign-in, pairing, the
+// (src/kernel/trusted-proxies.ts). Every per-address limit reads this value: sign-in, pairing, the
 // published site's forms.
 //
 // Nothing else is taken from forwarding headers: the cookies' Secure flag and the public scheme
 // follow BASE_URL alone, so X-Forwarded-Proto and X-Forwarded-Host are never read.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { clientFrom, compileTrust } from '../net/trusted-proxies.js';
+import { clientFrom, compileTrust } from '../kernel/trusted-proxies.js';
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -13,7 +13,8 @@ import { sources } from '../helpers/sources.js';
 
 /** Bottom first. A unit may import its own files and any unit on a lower floor. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['kernel', 'config'], // errors, ids, crypto, scope/role vocabulary, the Caller type; environment
+  ['kernel'], // errors, ids, crypto, scope/role vocabulary, the Caller type, the trusted-proxy rule
+  ['config'], // the environment, validated (it parses TRUST_PROXY with kernel's rule)
   ['db', 'net', 'limits'], // storage; outbound fetch behind the SSRF guard; rate limits
   ['gate'], // the one authorization decision
   ['domain'], // business rules

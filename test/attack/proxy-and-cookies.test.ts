@@ -5,7 +5,7 @@
 // proxy's changes nothing, and a peer not in the list that writes the header is limited as itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { clientFrom, compileTrust, parseTrustProxy } from '../../src/net/trusted-proxies.js';
+import { clientFrom, compileTrust, parseTrustProxy } from '../../src/kernel/trusted-proxies.js';
 import { testClock } from '../plans/rail.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { type Visitor, fillAndSend, visitor, writesOf } from '../visitors/visitor.js';
