@@ -42,6 +42,8 @@ const Env = z.object({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   FORM_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(5),
   FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
+  VISITOR_MCP_READS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  VISITOR_MCP_SENDS_PER_DAY: z.coerce.number().int().positive().default(5),
   TRUST_PROXY: z
     .string()
     .default('0')
@@ -99,6 +101,10 @@ export type Config = {
   formLimitPerAddress: number;
   /** Published-site form submissions allowed per website per hour (30). */
   formLimitPerWebsite: number;
+  /** Requests per sender address per minute to the published sites' MCP endpoints for visitors' assistants (60). */
+  visitorMcpReadsPerMinute: number;
+  /** Messages and booking requests per sender address per day through visitors' assistants (5). */
+  visitorMcpSendsPerDay: number;
   /** Addresses and ranges of the proxies whose X-Forwarded-For is believed (src/web/client-address.ts). */
   trustProxy: string[];
   /** TRUST_PROXY=1 was given: read as loopback only, and `serve` says so at start. */
@@ -139,6 +145,10 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   SHUTDOWN_DRAIN_MS: 'on SIGTERM, how long to keep serving while /readyz answers 503, in ms (0)',
   FORM_LIMIT_PER_ADDRESS: 'published-site form submissions per sender address per 10 minutes (5)',
   FORM_LIMIT_PER_WEBSITE: 'published-site form submissions per website per hour (30)',
+  VISITOR_MCP_READS_PER_MINUTE:
+    "requests per sender address per minute to the published sites' MCP endpoint for visitors' assistants (60)",
+  VISITOR_MCP_SENDS_PER_DAY:
+    "messages and booking requests per sender address per day through visitors' assistants (5)",
   TRUST_PROXY:
     "your proxies' addresses or CIDR ranges (127.0.0.1,10.0.0.0/8): X-Forwarded-For is believed from them only (none)",
 };
@@ -192,6 +202,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     formLimitPerAddress: e.FORM_LIMIT_PER_ADDRESS,
     formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
+    visitorMcpReadsPerMinute: e.VISITOR_MCP_READS_PER_MINUTE,
+    visitorMcpSendsPerDay: e.VISITOR_MCP_SENDS_PER_DAY,
     trustProxy: trust.list,
     trustProxyLegacy: trust.legacy,
   };

@@ -23,10 +23,16 @@ export type FormVerdict = 'ok' | 'honeypot' | 'forged' | 'too_fast' | 'expired';
 export type FormLimits = {
   perAddress: number;
   perWebsite: number;
+  /**
+   * Submissions a sender address may make through a visitor's assistant per day: the API has no
+   * rendered form, so no fill-time token, and this cap stands in for it.
+   */
+  assistantPerDay?: number;
   take(w: { key: string; points: number; seconds: number }, key: string): Promise<number>;
 };
 const ADDRESS_WINDOW_S = 600;
 const WEBSITE_WINDOW_S = 3_600;
+const DAY_S = 86_400;
 
 const sign = (key: string, websiteId: string, ms: number) =>
   createHmac('sha256', key).update(`form\u0000${websiteId}\u0000${ms}`).digest('base64url').slice(0, 32);
@@ -65,12 +71,16 @@ export async function takeSubmission(
   websiteId: string,
   address: string,
   now: Date,
+  channel: 'form' | 'assistant' = 'form',
 ): Promise<{ ok: true } | { ok: false; seconds: number }> {
-  const salt = await keys.saltFor(utcDay(now), now);
-  const who = createHmac('sha256', salt)
-    .update(`limit\u0000${addressBlock(address)}`)
-    .digest('base64url')
-    .slice(0, 22);
+  const who = await addressKey(keys, address, now);
+  if (channel === 'assistant') {
+    const byDay = await limits.take(
+      { key: 'assistant_address_day', points: limits.assistantPerDay ?? 0, seconds: DAY_S },
+      who,
+    );
+    if (byDay) return { ok: false, seconds: byDay };
+  }
   const byAddress = await limits.take(
     { key: 'form_address', points: limits.perAddress, seconds: ADDRESS_WINDOW_S },
     who,
@@ -81,6 +91,18 @@ export async function takeSubmission(
     websiteId,
   );
   return byWebsite ? { ok: false, seconds: byWebsite } : { ok: true };
+}
+
+/**
+ * The name a sender's address has in the limiters: an HMAC of its block (below) under today's salt,
+ * so neither memory nor Redis ever holds the address itself.
+ */
+export async function addressKey(keys: VisitorKeys, address: string, now: Date): Promise<string> {
+  const salt = await keys.saltFor(utcDay(now), now);
+  return createHmac('sha256', salt)
+    .update(`limit\u0000${addressBlock(address)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** What one sender controls: an IPv4 address, or an IPv6 /64 (one host usually holds a whole /64). */

@@ -15,6 +15,7 @@ import { renderSitePath } from '../render/site-path.js';
 import { cookiePolicy, sessionOf } from '../session.js';
 import { clientAddress } from '../client-address.js';
 import { siteForms } from './site-forms.js';
+import { VISITOR_MCP_PATH, visitorMcp } from './visitor-mcp.js';
 import { type SiteRef, notFound, siteHeaders, siteLoader } from './site-load.js';
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
@@ -156,6 +157,7 @@ export function mountPublishedSite(app: Hono, deps: AppDeps): void {
  */
 export function customDomainSites(deps: AppDeps): MiddlewareHandler {
   const site = publishedSite(deps);
+  const assistants = visitorMcp(deps);
   const own = new URL(deps.services.config.baseUrl).hostname.toLowerCase();
   return async (c, next) => {
     const host = customHost(c.req.header('host'), own);
@@ -163,6 +165,8 @@ export function customDomainSites(deps: AppDeps): MiddlewareHandler {
     if (!websiteId) return next();
     const r: SiteRef = { websiteId, basePath: '', ownHost: false };
     const path = c.req.path;
+    // The site's endpoint for visitors' assistants is one of its visitor routes.
+    if (path === VISITOR_MCP_PATH) return assistants(c, { websiteId, ownHost: false, host: host! });
     const asset = /^\/assets\/([A-Za-z0-9_]{1,64})$/.exec(path);
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && asset) {
       return site.asset(c, asset[1]!, null);
