@@ -163,7 +163,9 @@ describe("visitors' assistants read the live site", () => {
       answers.push(r);
       return r;
     };
-    const tools = (await c.listTools()).tools.map((t) => t.name).sort();
+    const listed = await c.listTools();
+    answers.push(listed);
+    const tools = listed.tools.map((t) => t.name).sort();
     expect(tools).toEqual([
       'get_business',
       'list_offerings',
@@ -227,6 +229,8 @@ describe("visitors' assistants read the live site", () => {
     const page = await v.get(`${s.url}/sites/${d.websites.main}/about`);
     expect(page.html).toContain(`<link rel="mcp" href="/sites/${d.websites.main}/_api/mcp">`);
     await v.close();
+    const onDomain = await fetchFrom('127.0.51.21')(`http://${host}:${port()}/about`);
+    expect(await onDomain.text()).toContain('<link rel="mcp" href="/_api/mcp">');
   });
 });
 
@@ -234,6 +238,7 @@ describe('messages and booking requests from an assistant', () => {
   it('arrive as a `new` lead and a `requested` booking, fenced, from the assistant, and by email', async () => {
     const d = await s.seed();
     const c = await connect('v2-2026', `${s.url}/sites/${d.websites.main}/_api/mcp`, '127.0.52.1');
+    const before = await s.call(d.tokens.all, 'get_analytics_summary', { days: 1 });
     const offer = await c.callTool({ name: 'list_offerings', arguments: {} });
     const workshop = (offer.structuredContent!.services as Array<{ serviceId: string; name: string }>).find(
       (x) => x.name === 'Bread workshop',
@@ -282,6 +287,14 @@ describe('messages and booking requests from an assistant', () => {
       serviceId: workshop,
       source: { untrusted: true, text: 'visitor_assistant' },
       customerName: { untrusted: true, text: 'Ada Assistant-User' },
+    });
+    // Counted as the assistant's calls and as a form submission and a booking, never as page views.
+    const after = await s.call(d.tokens.all, 'get_analytics_summary', { days: 1 });
+    expect(after.data).toMatchObject({
+      pageViews: before.data!.pageViews,
+      formSubmissions: before.data!.formSubmissions + 1,
+      bookings: before.data!.bookings + 1,
+      assistantCalls: before.data!.assistantCalls + 3,
     });
     // The owner is emailed as for the forms.
     const received = await smtp.waitFor(d.users.owner.email);
