@@ -391,7 +391,9 @@ describe('the edge', () => {
         arguments: { name: 'A', email: 'a@example.com', message: 'x'.repeat(70_000) },
       },
     });
-    expect((await post(url, '127.0.54.1', {}, send)).status).toBe(413);
+    const tooLarge = await post(url, '127.0.54.1', {}, send);
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toMatchObject({ error: { code: -32000 } });
     expect(await writesOf(db(), d.websites.main)).toEqual(before);
     expect(await assistantEvents(d.websites.main)).toBe(events);
   });
