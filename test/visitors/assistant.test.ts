@@ -331,6 +331,7 @@ describe('messages and booking requests from an assistant', () => {
     });
     expect(noService.isError).toBe(true);
     expect(await writesOf(db(), d.websites.main)).toEqual(before);
+    scan([bad, control, noService]);
 
     // The daily cap per address (2 here): the third is refused and writes nothing.
     const msg = { name: 'Bo', email: 'bo@example.com', message: 'Hello there' };
