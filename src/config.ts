@@ -56,6 +56,8 @@ const Env = z.object({
   FORM_LIMIT_PER_WEBSITE: z.coerce.number().int().positive().default(30),
   VIEW_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(60),
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  VISITOR_MCP_READS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  VISITOR_MCP_SENDS_PER_DAY: z.coerce.number().int().positive().default(5),
   TRUST_PROXY: z
     .string()
     .default('0')
@@ -131,6 +133,10 @@ export type Config = {
   viewLimitPerAddress: number;
   /** Days analytics events are kept before the retention sweep deletes them (400). */
   analyticsRetentionDays: number;
+  /** Requests per sender address per minute to the published sites' MCP endpoints for visitors' assistants (60). */
+  visitorMcpReadsPerMinute: number;
+  /** Messages and booking requests per sender address per day through visitors' assistants (5). */
+  visitorMcpSendsPerDay: number;
   /** Addresses and ranges of the proxies whose X-Forwarded-For is believed (src/web/client-address.ts). */
   trustProxy: string[];
   /** TRUST_PROXY=1 was given: read as loopback only, and `serve` says so at start. */
@@ -178,6 +184,10 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
   VIEW_LIMIT_PER_ADDRESS:
     'published-site page views counted per visitor address (IPv6: per /64) per website per hour (60)',
   ANALYTICS_RETENTION_DAYS: 'days analytics events are kept before the retention sweep deletes them (400)',
+  VISITOR_MCP_READS_PER_MINUTE:
+    "requests per sender address per minute to the published sites' MCP endpoint for visitors' assistants (60)",
+  VISITOR_MCP_SENDS_PER_DAY:
+    "messages and booking requests per sender address per day through visitors' assistants (5)",
   TRUST_PROXY:
     "your proxies' addresses or CIDR ranges (127.0.0.1,10.0.0.0/8): X-Forwarded-For is believed from them only (none)",
   DB_STATEMENT_TIMEOUT_MS:
@@ -239,6 +249,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     formLimitPerWebsite: e.FORM_LIMIT_PER_WEBSITE,
     viewLimitPerAddress: e.VIEW_LIMIT_PER_ADDRESS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    visitorMcpReadsPerMinute: e.VISITOR_MCP_READS_PER_MINUTE,
+    visitorMcpSendsPerDay: e.VISITOR_MCP_SENDS_PER_DAY,
     trustProxy: trust.list,
     trustProxyLegacy: trust.legacy,
     dbBounds: {

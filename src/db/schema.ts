@@ -86,6 +86,8 @@ export const websites = pgTable(
     theme: jsonb('theme').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     fonts: jsonb('fonts').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     searchVisible: boolean('search_visible').notNull().default(false),
+    /** Visitors' AI assistants may use the published site's MCP endpoint (on unless the owner turns it off). */
+    visitorAgents: boolean('visitor_agents').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -240,6 +242,8 @@ export const bookings = pgTable(
     message: text('message').notNull().default(''),
     startsAt: ts('starts_at').notNull(),
     endsAt: ts('ends_at').notNull(),
+    /** Where the request came from: `form` (the site's booking form) or `visitor_assistant` (its MCP endpoint). */
+    source: text('source').notNull().default('form'),
   },
   (t) => [index('bookings_website_idx').on(t.websiteId, t.startsAt)],
 );
@@ -495,7 +499,7 @@ export const analyticsEvents = pgTable(
     websiteId: text('website_id')
       .notNull()
       .references(() => websites.id),
-    kind: text('kind').notNull(), // pageview | form_submit | booking
+    kind: text('kind').notNull(), // pageview | form_submit | booking | assistant
     path: text('path').notNull().default('/'),
     referrer: text('referrer'),
     visitorHash: text('visitor_hash'),

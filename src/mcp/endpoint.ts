@@ -8,9 +8,12 @@
 //   plain call is answered with one JSON body and only a call that asked for progress streams (SSE).
 //   A plain tools/list or tools/call that can only be 2025 (`plainRequest`) is answered before that.
 // The body is read once, bounded, before anything is parsed; both legs use the same server factory.
+// `protocolEndpoint` is that plumbing alone, shared with the published sites' endpoint for visitors'
+// assistants (src/mcp/visitor/server.ts); the owners' fast paths are added here as its `shortcut`.
 import {
   type AuthInfo,
   type McpHandlerRequestOptions,
+  type Server,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isJsonContentType,
@@ -158,21 +161,27 @@ export async function failedAtEdge(request: Request, requestId: string): Promise
   );
 }
 
-export function createMcpEndpoint(
-  deps: CallDeps,
-  stateKey: Uint8Array,
+export type ServerBuilder = (authInfo: AuthInfo | undefined) => Server;
+
+/**
+ * The protocol side every MCP endpoint of this service shares (the owners' /api/mcp and the published
+ * sites' endpoint for visitors' assistants): the bounded body read, 2026-07-28 through
+ * `createMcpHandler` in strict mode, the 2025 revisions through a per-request stateless transport,
+ * both from the one server factory. `shortcut` may answer a parsed request before the SDK does (the
+ * owners' fast paths); null hands it on.
+ */
+export function protocolEndpoint(
+  build: ServerBuilder,
   opts: {
-    /** false: every request goes through the SDK (the reference the fast paths are tested against). */
-    fastPaths?: boolean;
-    /** Sees which path answered each POST (tests and benchmarks). */
-    onRoute?: (route: 'precomputed-list' | 'direct-call' | 'sdk') => void;
-  } = {},
+    log: { debug(obj: object, msg: string): void };
+    shortcut?: (request: Request, body: unknown, authInfo?: AuthInfo) => Promise<Response | null>;
+    onRoute?: (route: 'sdk') => void;
+  },
 ): McpEndpoint {
-  const build = serverFactory(deps, stateKey);
   const modern = createMcpHandler((ctx) => build(ctx.authInfo), {
     legacy: 'reject',
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
-    onerror: (err) => deps.services.log.debug({ err }, 'mcp request refused'),
+    onerror: (err) => opts.log.debug({ err }, 'mcp request refused'),
   });
 
   const legacy = async (request: Request, body: unknown, authInfo?: AuthInfo) => {
@@ -186,6 +195,45 @@ export function createMcpEndpoint(
     return transport.handleRequest(request, { parsedBody: body, authInfo });
   };
 
+  return {
+    async fetch(request, { authInfo }) {
+      if (request.method !== 'POST') {
+        // Stateless: no standalone SSE stream and no sessions to delete (2025); 2026 answers its own.
+        if (await isLegacyRequest(request)) return rpcError(405, -32000, 'Method not allowed.');
+        return modern.fetch(request, { authInfo });
+      }
+      if (!isJsonContentType(request.headers.get('content-type'))) {
+        return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
+      }
+      const text = await readBounded(request);
+      if (text === null) return rpcError(413, -32000, 'Request body too large.');
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return rpcError(400, -32700, 'Parse error');
+      }
+      const early = opts.shortcut && (await opts.shortcut(request, body, authInfo));
+      if (early) return early;
+      if (await isLegacyRequest(request, body)) {
+        opts.onRoute?.('sdk');
+        return legacy(request, body, authInfo);
+      }
+      return modern.fetch(request, { authInfo, parsedBody: body });
+    },
+  };
+}
+
+export function createMcpEndpoint(
+  deps: CallDeps,
+  stateKey: Uint8Array,
+  opts: {
+    /** false: every request goes through the SDK (the reference the fast paths are tested against). */
+    fastPaths?: boolean;
+    /** Sees which path answered each POST (tests and benchmarks). */
+    onRoute?: (route: 'precomputed-list' | 'direct-call' | 'sdk') => void;
+  } = {},
+): McpEndpoint {
   /**
    * tools/list on the 2025 wire from the answer precomputed per (scopes, role, areas, grant): the
    * same JSON the SDK would send (test/mcp/precomputed-list.test.ts), serialised once, not per call.
@@ -221,42 +269,21 @@ export function createMcpEndpoint(
     return rpcResult(plain.id, JSON.stringify(result));
   };
 
-  return {
-    async fetch(request, { authInfo }) {
-      if (request.method !== 'POST') {
-        // Stateless: no standalone SSE stream and no sessions to delete (2025); 2026 answers its own.
-        if (await isLegacyRequest(request)) return rpcError(405, -32000, 'Method not allowed.');
-        return modern.fetch(request, { authInfo });
-      }
-      if (!isJsonContentType(request.headers.get('content-type'))) {
-        return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
-      }
-      const text = await readBounded(request);
-      if (text === null) return rpcError(413, -32000, 'Request body too large.');
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return rpcError(400, -32700, 'Parse error');
-      }
-      if (opts.fastPaths !== false) {
-        const list = plainRequest(request, body, 'tools/list', []);
-        if (list) {
-          opts.onRoute?.('precomputed-list');
-          return precomputedList(list, authInfo);
-        }
-        const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
-        const answer = call && (await directCall(call, authInfo));
-        if (answer) {
-          opts.onRoute?.('direct-call');
-          return answer;
-        }
-      }
-      if (await isLegacyRequest(request, body)) {
-        opts.onRoute?.('sdk');
-        return legacy(request, body, authInfo);
-      }
-      return modern.fetch(request, { authInfo, parsedBody: body });
-    },
+  const shortcut = async (request: Request, body: unknown, authInfo?: AuthInfo) => {
+    const list = plainRequest(request, body, 'tools/list', []);
+    if (list) {
+      opts.onRoute?.('precomputed-list');
+      return precomputedList(list, authInfo);
+    }
+    const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
+    const answer = call && (await directCall(call, authInfo));
+    if (answer) opts.onRoute?.('direct-call');
+    return answer;
   };
+
+  return protocolEndpoint(serverFactory(deps, stateKey), {
+    log: deps.services.log,
+    ...(opts.fastPaths !== false ? { shortcut } : {}),
+    onRoute: opts.onRoute,
+  });
 }

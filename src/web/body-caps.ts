@@ -16,6 +16,8 @@ export const BODY_CAPS = {
   api: 16 * 1024,
   /** /api/mcp: the largest import payload plus 1 MiB of JSON-RPC envelope. */
   mcp: MAX_MCP_BODY_BYTES,
+  /** A published site's /_api/mcp for visitors' assistants: what its forms may send. */
+  siteMcp: 64 * 1024,
 } as const;
 
 export type CapKind = keyof typeof BODY_CAPS;
@@ -23,6 +25,7 @@ export type CapKind = keyof typeof BODY_CAPS;
 /** Which cap a path falls under. Everything not named is a form: the smallest cap that fits it. */
 export function capKindOf(path: string): CapKind {
   if (path === '/api/mcp') return 'mcp';
+  if (path.endsWith('/_api/mcp')) return 'siteMcp';
   if (path.startsWith('/v1/')) return 'api';
   return 'form';
 }
@@ -32,7 +35,7 @@ const kb = (n: number) => `${Math.round(n / 1024).toLocaleString('en')} KB`;
 /** The default 413 answer of each kind: JSON-RPC for MCP, JSON for the API, a small page for forms. */
 function defaultReply(kind: CapKind): (c: Context) => Response {
   const max = BODY_CAPS[kind];
-  if (kind === 'mcp') {
+  if (kind === 'mcp' || kind === 'siteMcp') {
     return (c) =>
       c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Request body too large.' }, id: null }, 413);
   }
@@ -75,6 +78,11 @@ export function bodyCap(
 
 /** The app-wide cap: every request with a body, by the kind of its path (mounted first). */
 export function capBodies(): MiddlewareHandler {
-  const caps = { form: bodyCap('form'), api: bodyCap('api'), mcp: bodyCap('mcp') };
+  const caps = {
+    form: bodyCap('form'),
+    api: bodyCap('api'),
+    mcp: bodyCap('mcp'),
+    siteMcp: bodyCap('siteMcp'),
+  };
   return (c, next) => caps[capKindOf(c.req.path)](c, next);
 }

@@ -15,7 +15,8 @@ import { analyticsEvents } from '../../db/schema.js';
 import { addressKey } from '../../kernel/address-key.js';
 import { type VisitorKeys, utcDay } from './visitor-keys.js';
 
-export type EventKind = 'pageview' | 'form_submit' | 'booking';
+/** `assistant`: one tool call of a visitor's AI assistant on the site's MCP endpoint (never a page view). */
+export type EventKind = 'pageview' | 'form_submit' | 'booking' | 'assistant';
 
 /** What the request tells about the visitor; used to decide and count, then forgotten. */
 export type Visitor = { address: string; userAgent: string };

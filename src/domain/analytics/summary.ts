@@ -1,4 +1,4 @@
-// Analytics summary over the last `days` days: totals, daily page views and top pages (visitor-chosen
+// Analytics summary over the last `days` days: totals (assistants' calls apart), daily page views and top pages (visitor-chosen
 // paths fenced, src/domain/untrusted.ts).
 import { and, count, countDistinct, desc, eq, gte, sql } from 'drizzle-orm';
 import { analyticsEvents } from '../../db/schema.js';
@@ -35,6 +35,8 @@ export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
     uniqueVisitors: Number(get('pageview')?.visitors ?? 0),
     formSubmissions: Number(get('form_submit')?.n ?? 0),
     bookings: Number(get('booking')?.n ?? 0),
+    // Tool calls of visitors' AI assistants on the site's MCP endpoint: never page views.
+    assistantCalls: Number(get('assistant')?.n ?? 0),
     // The path is the one the visitor asked for: theirs to choose, so fenced like their words.
     topPages: top.map((t) => ({ path: untrusted(t.path), views: Number(t.views) })),
     daily: daily.map((d) => ({ day: d.day, views: Number(d.views) })),

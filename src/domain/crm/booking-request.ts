@@ -11,7 +11,7 @@ import { newId } from '../../kernel/ids.js';
 import { bookings, services, websites } from '../../db/schema.js';
 import { money } from '../money.js';
 import { notifyOwners } from './notify-owner.js';
-import { type Outcome, type Submission, type VisitorDeps, submit } from './submission.js';
+import { type Outcome, type Submission, type VisitorDeps, sourceOf, submit } from './submission.js';
 import { VisitorEmail, VisitorName, VisitorText, parseFields } from './visitor-fields.js';
 
 export const BOOKING_FIELDS = ['date', 'time', 'name', 'email', 'note'] as const;
@@ -127,6 +127,7 @@ export async function submitBookingRequest(
         customerName: v.name,
         customerEmail: v.email,
         message: v.note,
+        source: sourceOf(sub),
         startsAt: v.startsAt,
         endsAt,
         createdAt: at,
@@ -141,7 +142,9 @@ export async function submitBookingRequest(
           kind: 'booking_request',
           subject: `New booking request on your website ${offer.siteName}`,
           lines: [
-            `Someone asked to book "${service.name}" on ${when}.`,
+            sub.channel === 'assistant'
+              ? `Someone's AI assistant asked for them to book "${service.name}" on ${when}.`
+              : `Someone asked to book "${service.name}" on ${when}.`,
             'It is a request: confirm or decline it in your booking calendar.',
             '',
             `Name: ${v.name}`,

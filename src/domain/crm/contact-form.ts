@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { newId } from '../../kernel/ids.js';
 import { leads } from '../../db/schema.js';
 import { type SiteView, loadSiteView, sitePathOf } from '../sites/view.js';
-import { type Outcome, type Submission, type VisitorDeps, submit } from './submission.js';
+import { type Outcome, type Submission, type VisitorDeps, sourceOf, submit } from './submission.js';
 import { VisitorEmail, VisitorName, VisitorPhone, VisitorText, parseFields } from './visitor-fields.js';
 import { notifyOwners } from './notify-owner.js';
 
@@ -38,6 +38,15 @@ export function contactTarget(view: SiteView, sectionId: string) {
   return null;
 }
 
+/** The first contact form of the published site: where a visitor's assistant's message is sent from. */
+export function firstContactForm(view: SiteView): string | null {
+  for (const page of view.pages) {
+    const section = page.sections.find(showsContactForm);
+    if (section) return section.id;
+  }
+  return null;
+}
+
 export async function submitContactForm(
   deps: VisitorDeps,
   sub: Submission & { sectionId: string },
@@ -58,7 +67,7 @@ export async function submitContactForm(
         email: v.email,
         phone: v.phone || null,
         message: v.message,
-        source: 'form',
+        source: sourceOf(sub),
         createdAt: now,
         updatedAt: now,
       });
@@ -70,7 +79,9 @@ export async function submitContactForm(
           kind: 'lead',
           subject: `New message from your website ${view.name}`,
           lines: [
-            `Someone wrote to you through the contact form on ${target.path}.`,
+            sub.channel === 'assistant'
+              ? `Someone's AI assistant sent you this message for them through your website.`
+              : `Someone wrote to you through the contact form on ${target.path}.`,
             '',
             `Name: ${v.name}`,
             `Email: ${v.email}`,

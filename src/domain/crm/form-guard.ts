@@ -23,10 +23,16 @@ export type FormVerdict = 'ok' | 'honeypot' | 'forged' | 'too_fast' | 'expired';
 export type FormLimits = {
   perAddress: number;
   perWebsite: number;
+  /**
+   * Submissions a sender address may make through a visitor's assistant per day: the API has no
+   * rendered form, so no fill-time token, and this cap stands in for it.
+   */
+  assistantPerDay?: number;
   take(w: { key: string; points: number; seconds: number }, key: string): Promise<number>;
 };
 const ADDRESS_WINDOW_S = 600;
 const WEBSITE_WINDOW_S = 3_600;
+const DAY_S = 86_400;
 
 const sign = (key: string, websiteId: string, ms: number) =>
   createHmac('sha256', key).update(`form\u0000${websiteId}\u0000${ms}`).digest('base64url').slice(0, 32);
@@ -65,8 +71,16 @@ export async function takeSubmission(
   websiteId: string,
   address: string,
   now: Date,
+  channel: 'form' | 'assistant' = 'form',
 ): Promise<{ ok: true } | { ok: false; seconds: number }> {
   const who = await addressLimitKey(keys, address, now);
+  if (channel === 'assistant') {
+    const byDay = await limits.take(
+      { key: 'assistant_address_day', points: limits.assistantPerDay ?? 0, seconds: DAY_S },
+      who,
+    );
+    if (byDay) return { ok: false, seconds: byDay };
+  }
   const byAddress = await limits.take(
     { key: 'form_address', points: limits.perAddress, seconds: ADDRESS_WINDOW_S },
     who,

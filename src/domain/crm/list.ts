@@ -85,6 +85,7 @@ export async function listBookings(ctx: DirectSiteCtx, input: ListInput) {
     bookings: items.map((r) => ({
       ...common(r),
       serviceId: r.serviceId,
+      source: untrusted(r.source),
       startsAt: r.startsAt.toISOString(),
       endsAt: r.endsAt.toISOString(),
       customerName: untrusted(r.customerName),

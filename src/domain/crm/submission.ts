@@ -12,7 +12,20 @@ import { echoValues } from './visitor-fields.js';
 
 export type VisitorDeps = { services: Services; keys: VisitorKeys; limits: FormLimits };
 
-export type Submission = { websiteId: string; fields: Record<string, string>; visitor: Visitor };
+export type Submission = {
+  websiteId: string;
+  fields: Record<string, string>;
+  visitor: Visitor;
+  /**
+   * `form`: the site's own form, with its honeypot and fill-time token. `assistant`: a visitor's AI
+   * assistant through the site's MCP endpoint; it has no rendered form, so a daily cap per address
+   * takes the token's place. Everything else is the same path.
+   */
+  channel?: 'form' | 'assistant';
+};
+
+/** The `source` stored with a lead or booking request for a submission's channel. */
+export const sourceOf = (sub: Submission) => (sub.channel === 'assistant' ? 'visitor_assistant' : 'form');
 
 export type Outcome =
   | { outcome: 'accepted'; id: string }
@@ -39,7 +52,8 @@ export type Accept<V> = {
 export async function submit<V>(deps: VisitorDeps, sub: Submission, accept: Accept<V>): Promise<Outcome> {
   const { services, keys } = deps;
   const now = services.clock();
-  const verdict = await judgeForm(keys, sub.websiteId, sub.fields, now);
+  const channel = sub.channel ?? 'form';
+  const verdict = channel === 'form' ? await judgeForm(keys, sub.websiteId, sub.fields, now) : 'ok';
   if (verdict === 'honeypot' || verdict === 'forged') {
     // Operators see that spam arrives, never what it said or who sent it.
     services.log.info({ websiteId: sub.websiteId, reason: verdict }, 'form submission dropped as spam');
@@ -49,7 +63,7 @@ export async function submit<V>(deps: VisitorDeps, sub: Submission, accept: Acce
   if (verdict !== 'ok') return { outcome: 'resend', reason: verdict, values };
   const parsed = accept.parse(sub.fields);
   if (!parsed.ok) return { outcome: 'invalid', errors: parsed.errors, values };
-  const allowed = await takeSubmission(deps.limits, keys, sub.websiteId, sub.visitor.address, now);
+  const allowed = await takeSubmission(deps.limits, keys, sub.websiteId, sub.visitor.address, now, channel);
   if (!allowed.ok) {
     services.log.info({ websiteId: sub.websiteId }, 'form submission refused: rate limit');
     return { outcome: 'rate_limited', seconds: allowed.seconds, values };

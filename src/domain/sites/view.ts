@@ -33,6 +33,8 @@ export type SiteView = {
   searchVisible: boolean;
   /** The website's time zone: post dates are shown in it. */
   timeZone: string;
+  /** Visitors' AI assistants may use the published site's MCP endpoint (the owner's switch). */
+  visitorAgents: boolean;
 };
 
 /** The draft (for members) or the published snapshot (null when never published or unpublished). */
@@ -47,6 +49,7 @@ export async function loadSiteView(
       name: websites.name,
       published: websites.published,
       searchVisible: websites.searchVisible,
+      visitorAgents: websites.visitorAgents,
       config: websites.config,
       palette: brands.palette,
       fonts: brands.fonts,
@@ -70,6 +73,7 @@ export async function loadSiteView(
     brand: { palette: row.palette ?? {}, fonts: row.fonts ?? {} },
     searchVisible: row.searchVisible,
     timeZone: timeZoneOf(row.config),
+    visitorAgents: row.visitorAgents,
   };
 }
 

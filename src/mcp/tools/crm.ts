@@ -70,6 +70,7 @@ export const list_bookings = defineTool({
       z.object({
         ...Common,
         serviceId: z.string().nullable(),
+        source: Untrusted,
         startsAt: z.string(),
         endsAt: z.string(),
         customerName: Untrusted,

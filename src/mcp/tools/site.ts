@@ -209,6 +209,7 @@ export const get_analytics_summary = defineTool({
     uniqueVisitors: z.number(),
     formSubmissions: z.number(),
     bookings: z.number(),
+    assistantCalls: z.number(),
     topPages: z.array(z.object({ path: UntrustedText, views: z.number() })),
     daily: z.array(z.object({ day: z.string(), views: z.number() })),
   }),

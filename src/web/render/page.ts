@@ -37,6 +37,8 @@ export type RenderSite = {
   bookable?: boolean;
   /** The website's time zone, for post dates (UTC when absent). */
   timeZone?: string;
+  /** The live site's MCP endpoint for visitors' assistants, linked from <head>; absent when off. */
+  mcpHref?: string;
 };
 
 /** Content-Security-Policy of rendered site pages: no scripts, no plugins, no framing. */
@@ -103,7 +105,7 @@ function shell(site: RenderSite, title: string, description: string | null, body
     site.mode === 'draft'
       ? `<div class="draft-bar" role="status">${e(site.draftNote ?? 'Draft preview: visitors do not see these changes until the owner publishes them.')}</div>`
       : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title>${description ? `<meta name="description" content="${e(description)}">` : ''}${site.mode === 'draft' || site.noindex ? '<meta name="robots" content="noindex">' : ''}<style>${CSS}${brandCss(site.brand)}</style></head><body>${bar}<header class="site-header"><a class="brand" href="${e(`${base}/`)}">${e(site.siteName)}</a><nav>${nav}</nav></header><main>${body}</main><footer class="site-footer">© ${e(site.siteName)}</footer></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(title)}</title>${description ? `<meta name="description" content="${e(description)}">` : ''}${site.mcpHref ? `<link rel="mcp" href="${e(site.mcpHref)}">` : ''}${site.mode === 'draft' || site.noindex ? '<meta name="robots" content="noindex">' : ''}<style>${CSS}${brandCss(site.brand)}</style></head><body>${bar}<header class="site-header"><a class="brand" href="${e(`${base}/`)}">${e(site.siteName)}</a><nav>${nav}</nav></header><main>${body}</main><footer class="site-footer">© ${e(site.siteName)}</footer></body></html>`;
 }
 
 const narrow = (inner: string) =>

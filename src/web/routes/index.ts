@@ -14,6 +14,7 @@ import { mountPreview } from './preview.js';
 import { mountPairing } from './pairing.js';
 import { mountSchemas } from './schemas.js';
 import { mountPublishedSite } from './site.js';
+import { mountVisitorMcp } from './visitor-mcp.js';
 
 export type RouteModule = (app: Hono<WebEnv>, deps: AppDeps) => void;
 
@@ -31,4 +32,10 @@ export const ROUTES: RouteModule[] = [
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
 export type ApiModule = (app: Hono, deps: AppDeps) => void;
 /** The published site is here too: it sets no cookie, so it stays outside the session middleware. */
-export const API_ROUTES: ApiModule[] = [mountPairing, mountContent, mountAdmin, mountPublishedSite];
+export const API_ROUTES: ApiModule[] = [
+  mountPairing,
+  mountContent,
+  mountAdmin,
+  mountVisitorMcp,
+  mountPublishedSite,
+];

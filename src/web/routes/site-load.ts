@@ -3,15 +3,15 @@
 // and its plain error pages.
 import type { Context } from 'hono';
 import type { ViewLimits } from '../../domain/analytics/page-views.js';
-import { visitorKeysOf } from '../../domain/analytics/visitor-keys.js';
 import { bookableServices } from '../../domain/crm/booking-request.js';
-import { type FormLimits, HONEYPOT_FIELD, TOKEN_FIELD, formToken } from '../../domain/crm/form-guard.js';
-import type { VisitorDeps } from '../../domain/crm/submission.js';
+import { HONEYPOT_FIELD, TOKEN_FIELD, formToken } from '../../domain/crm/form-guard.js';
 import { type SiteView, loadSiteView } from '../../domain/sites/view.js';
 import type { AppDeps } from '../deps.js';
 import type { SiteForms } from '../render/forms.js';
 import { type BookingOffer, type RenderSite, SITE_CSP } from '../render/page.js';
 import { siteChrome } from '../render/site-path.js';
+import { visitorDepsOf } from './visitor-deps.js';
+import { VISITOR_MCP_PATH } from './visitor-mcp.js';
 
 /** A published site as addressed: /sites/<id> on the service's host, or the root of a custom domain. */
 export type SiteRef = { websiteId: string; basePath: string; ownHost: boolean };
@@ -37,13 +37,8 @@ export const notFound = (c: Context) => plainPage(c, 404, 'Not found', 'There is
 
 export function siteLoader(deps: AppDeps) {
   const { db, clock, config } = deps.services;
-  const keys = visitorKeysOf(db);
-  const limits: FormLimits = {
-    perAddress: config.formLimitPerAddress,
-    perWebsite: config.formLimitPerWebsite,
-    take: (w, key) => deps.limits.tryWindow(w, key),
-  };
-  const visitorDeps: VisitorDeps = { services: deps.services, keys, limits };
+  const visitorDeps = visitorDepsOf(deps);
+  const { keys, limits } = visitorDeps;
   const viewLimits: ViewLimits = { perAddress: config.viewLimitPerAddress, take: limits.take };
 
   async function load(ref: SiteRef, state?: SiteForms['state']): Promise<Loaded | null> {
@@ -66,6 +61,7 @@ export function siteLoader(deps: AppDeps) {
       mode: 'live',
       noindex: !view.searchVisible,
       forms,
+      ...(view.visitorAgents ? { mcpHref: `${ref.basePath}${VISITOR_MCP_PATH}` } : {}),
     };
     return { view, offer, site };
   }

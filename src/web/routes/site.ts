@@ -16,6 +16,7 @@ import { renderSitePath } from '../render/site-path.js';
 import { cookiePolicy, sessionOf } from '../session.js';
 import { clientAddress } from '../client-address.js';
 import { siteForms } from './site-forms.js';
+import { VISITOR_MCP_PATH, visitorMcp } from './visitor-mcp.js';
 import { type SiteRef, notFound, siteHeaders, siteLoader } from './site-load.js';
 
 const ID = /^[A-Za-z0-9_]{1,64}$/;
@@ -164,11 +165,14 @@ export function mountPublishedSite(app: Hono, deps: AppDeps): void {
  */
 export function customDomainSites(deps: AppDeps): MiddlewareHandler {
   const site = publishedSite(deps);
+  const assistants = visitorMcp(deps);
   const own = new URL(deps.services.config.baseUrl).hostname.toLowerCase();
-  const answer = async (c: Context, websiteId: string | null): Promise<Response> => {
+  const answer = async (c: Context, host: string, websiteId: string | null): Promise<Response> => {
     if (!websiteId) return notFound(c);
     const r: SiteRef = { websiteId, basePath: '', ownHost: false };
     const path = c.req.path;
+    // The site's endpoint for visitors' assistants is one of its visitor routes.
+    if (path === VISITOR_MCP_PATH) return assistants(c, { websiteId, ownHost: false, host });
     const read = c.req.method === 'GET' || c.req.method === 'HEAD';
     const asset = /^\/assets\/([A-Za-z0-9_]{1,64})$/.exec(path);
     if (read && asset) return site.asset(c, asset[1]!, null);
@@ -193,7 +197,7 @@ export function customDomainSites(deps: AppDeps): MiddlewareHandler {
   return async (c, next) => {
     const host = customHost(c.req.header('host'), own);
     if (!host) return next();
-    const res = await answer(c, await liveWebsiteForHost(deps.services.db, host));
+    const res = await answer(c, host, await liveWebsiteForHost(deps.services.db, host));
     // Nothing on this path sets a cookie; should a later change make one, it still never leaves.
     res.headers.delete('Set-Cookie');
     return res;

@@ -1,0 +1,125 @@
+// A published page as Markdown for a visitor's assistant, and a plain search over the live pages.
+// Section text is already plain text or the site's small Markdown subset (src/domain/sections/types.ts);
+// here it is only laid out, and site-relative links and library images become absolute addresses.
+import { ASSET_ID } from '../sections/types.js';
+import type { SnapshotPage } from '../sites/draft.js';
+import { type SiteView, pageAt, sitePathOf } from '../sites/view.js';
+
+/** Where the live site is: its root (`https://example.com` or `<base>/sites/<id>`) and the service's origin. */
+export type SiteAddress = { siteUrl: string; assetOrigin: string };
+
+function absolute(url: string, at: SiteAddress): string {
+  if (ASSET_ID.test(url)) return `${at.assetOrigin}/assets/${url}`;
+  if (url.startsWith('/') && !url.startsWith('//')) return `${at.siteUrl}${url}`;
+  return url;
+}
+
+/** Rewrites the targets of Markdown links and images in section text to absolute addresses. */
+function links(text: string, at: SiteAddress): string {
+  return text.replace(/(!?\[[^\]\n]{0,500}\])\(([^)\s]{1,2000})\)/g, (_m, label: string, target: string) => {
+    return `${label}(${absolute(target, at)})`;
+  });
+}
+
+// Section content was validated against its type's schema when it was written; it is read loosely here.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Content = Record<string, any>;
+
+function section(type: string, c: Content, at: SiteAddress): string[] {
+  const t = (s: unknown) => (typeof s === 'string' && s ? links(s, at) : '');
+  const h = (level: number, s: unknown) => (t(s) ? [`${'#'.repeat(level)} ${t(s)}`] : []);
+  const p = (s: unknown) => (t(s) ? [t(s)] : []);
+  const button = (label: unknown, url: unknown) =>
+    typeof label === 'string' && typeof url === 'string' ? [`[${label}](${absolute(url, at)})`] : [];
+  const image = (url: unknown, alt: unknown) =>
+    typeof url === 'string' ? [`![${typeof alt === 'string' ? alt : ''}](${absolute(url, at)})`] : [];
+  const list = (v: unknown): Content[] => (Array.isArray(v) ? v : []);
+  switch (type) {
+    case 'hero':
+      return [...h(1, c.heading), ...p(c.subheading), ...button(c.buttonLabel, c.buttonUrl)];
+    case 'text':
+    case 'blog_body':
+      return [...h(2, c.heading), ...p(c.body)];
+    case 'image':
+      return [...image(c.url, c.alt), ...p(c.caption)];
+    case 'gallery':
+      return [...h(2, c.heading), ...list(c.images).flatMap((i) => image(i.url, i.alt))];
+    case 'features':
+      return [...h(2, c.heading), ...list(c.items).flatMap((i) => [...h(3, i.title), ...p(i.body)])];
+    case 'testimonials':
+      return [...h(2, c.heading), ...list(c.items).map((i) => `> ${t(i.quote)}\n> — ${t(i.author)}`)];
+    case 'pricing':
+      return [
+        ...h(2, c.heading),
+        ...list(c.plans).flatMap((pl) => [
+          `### ${t(pl.name)}: ${t(pl.price)}`,
+          ...(list(pl.features).length
+            ? [
+                list(pl.features)
+                  .map((f) => `- ${t(f)}`)
+                  .join('\n'),
+              ]
+            : []),
+          ...button(pl.buttonLabel, pl.buttonUrl),
+        ]),
+      ];
+    case 'faq':
+      return [...h(2, c.heading), ...list(c.items).flatMap((i) => [...h(3, i.question), ...p(i.answer)])];
+    case 'cta':
+      return [...h(2, c.heading), ...p(c.body), ...button(c.buttonLabel, c.buttonUrl)];
+    case 'contact':
+      return [
+        ...h(2, c.heading),
+        ...p(c.body),
+        ...(c.email ? [`Email: ${c.email}`] : []),
+        ...(c.phone ? [`Phone: ${t(c.phone)}`] : []),
+        ...(c.address ? [`Address: ${t(c.address)}`] : []),
+      ];
+    default:
+      return [];
+  }
+}
+
+/** One live page as Markdown: its title, then each visible section in order. */
+export function pageMarkdown(page: SnapshotPage, at: SiteAddress): string {
+  const blocks = [`# ${page.title}`];
+  for (const s of page.sections) {
+    if (!s.hidden) blocks.push(...section(s.type, (s.content ?? {}) as Content, at));
+  }
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** The live page at a visitor's path (`/`, `/about`, `about`), or null. */
+export function livePage(view: SiteView, path: string): SnapshotPage | null {
+  return pageAt(view, path.trim());
+}
+
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * The live pages that contain every word of the query (case-insensitive), best first by how often
+ * they occur, each with a snippet around the first hit. At most `limit` results.
+ */
+export function searchPages(view: SiteView, query: string, at: SiteAddress, limit = 10) {
+  const terms = [...new Set(words(query))].slice(0, 12);
+  if (!terms.length) return [];
+  const hits: Array<{ path: string; title: string; snippet: string; score: number }> = [];
+  for (const page of view.pages) {
+    const text = pageMarkdown(page, at);
+    const lower = text.toLowerCase();
+    const found = words(text);
+    const score = terms.reduce((n, term) => n + found.filter((w) => w.startsWith(term)).length, 0);
+    if (!terms.every((term) => found.some((w) => w.startsWith(term)))) continue;
+    const first = Math.max(0, lower.indexOf(terms[0]!));
+    const from = Math.max(0, first - 80);
+    const snippet = `${from > 0 ? '…' : ''}${text
+      .slice(from, first + 160)
+      .replace(/\s+/g, ' ')
+      .trim()}…`;
+    hits.push({ path: sitePathOf(view, page), title: page.title, snippet, score });
+  }
+  return hits
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map(({ score: _, ...h }) => h);
+}
