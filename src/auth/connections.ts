@@ -36,7 +36,7 @@ export async function createConnection(
       websiteMembers,
       and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, input.userId)),
     )
-    .where(eq(websites.id, input.websiteId));
+    .where(and(eq(websites.id, input.websiteId), isNull(websites.deletedAt)));
   if (!site?.role) throw notFound('website');
   if (site.role !== 'owner') {
     throw new Refusal('owner_only', 'Only the website owner can create a connection.');

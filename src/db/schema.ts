@@ -86,6 +86,12 @@ export const websites = pgTable(
     theme: jsonb('theme').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     fonts: jsonb('fonts').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     searchVisible: boolean('search_visible').notNull().default(false),
+    /**
+     * Set when the owner deletes the site in the console: every read path treats it as gone (tools
+     * answer not_found, visitors get 404), the owner can restore it for 30 days, then the retention
+     * sweep purges it with everything it holds (src/domain/sites/delete.ts).
+     */
+    deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

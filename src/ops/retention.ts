@@ -5,6 +5,7 @@ import { purgePairings } from '../auth/pairing.js';
 import { purgeSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
+import { purgeDeletedSites } from '../domain/sites/delete.js';
 import { purgeExpiredPlans } from '../plans/store.js';
 
 export type Retention = { name: string; everyMs: number; run: (db: Db, now: Date) => Promise<unknown> };
@@ -17,4 +18,7 @@ export const RETENTION: Retention[] = [
   { name: 'pairings', everyMs: 3_600_000, run: purgePairings },
   // The development identity provider's expired grants, sessions and codes.
   { name: 'idp', everyMs: 3_600_000, run: purgeIdpRows },
+  // Websites the owner deleted more than 30 days ago, with everything they hold; their library bytes
+  // follow with the blob sweep (blobs no asset references).
+  { name: 'deleted-sites', everyMs: 3_600_000, run: purgeDeletedSites },
 ];

@@ -1,7 +1,7 @@
 // Owner approval in the signed-in web app (SPEC §3 row "pending → approved"): only the anchor site's
 // owner who is also the connection's creator may approve; any owner of the site may decline. Pending
 // plans are listed for the sites the user owns; expired ones are never shown or approvable.
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
@@ -38,7 +38,13 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
         eq(websiteMembers.role, 'owner'),
       ),
     )
-    .where(and(eq(pendingActions.status, 'pending'), gt(pendingActions.expiresAt, now)))
+    .where(
+      and(
+        eq(pendingActions.status, 'pending'),
+        gt(pendingActions.expiresAt, now),
+        isNull(websites.deletedAt),
+      ),
+    )
     .orderBy(asc(pendingActions.expiresAt));
   return rows.map((r) => ({
     planId: r.plan.id,
@@ -101,7 +107,7 @@ async function loadForUser(
       websiteMembers,
       and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, userId)),
     )
-    .where(eq(websites.id, plan.websiteId));
+    .where(and(eq(websites.id, plan.websiteId), isNull(websites.deletedAt)));
   if (!row) throw planNotFound();
   if (row.role !== 'owner') {
     throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');

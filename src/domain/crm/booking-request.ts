@@ -4,7 +4,7 @@
 // rescheduling stay with the owner's app and the reviewed rail (SPEC §3); crm_update still only sets
 // `no_show`. Date and time are read in the website's time zone (config.timezone, else UTC).
 import { TZDate } from '@date-fns/tz';
-import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { newId } from '../../kernel/ids.js';
@@ -30,7 +30,7 @@ export async function bookableServices(db: Db, websiteId: string) {
   const [site] = await db
     .select({ name: websites.name, config: websites.config })
     .from(websites)
-    .where(and(eq(websites.id, websiteId), isNotNull(websites.publishedRev)));
+    .where(and(eq(websites.id, websiteId), isNotNull(websites.publishedRev), isNull(websites.deletedAt)));
   if (!site) return null;
   const rows = await db
     .select()

@@ -1,7 +1,7 @@
 // What the pages people look at may show (issue 3 item 5, DESIGN §5.5): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type PublishedSnapshot, assets, brands, websiteMembers, websites } from '../../db/schema.js';
 import { type Role, isRole } from '../../kernel/scopes.js';
@@ -42,7 +42,8 @@ export async function loadSiteView(
     })
     .from(websites)
     .leftJoin(brands, eq(brands.websiteId, websites.id))
-    .where(eq(websites.id, websiteId));
+    // A deleted site shows nothing, to visitors and members alike.
+    .where(and(eq(websites.id, websiteId), isNull(websites.deletedAt)));
   if (!row) return null;
   let pages: SnapshotPage[];
   if (which === 'published') {
@@ -80,7 +81,7 @@ export async function visibleAsset(db: Db, assetId: string, userId: string | nul
     .select({ asset: assets, publishedRev: websites.publishedRev })
     .from(assets)
     .innerJoin(websites, eq(websites.id, assets.websiteId))
-    .where(eq(assets.id, assetId));
+    .where(and(eq(assets.id, assetId), isNull(websites.deletedAt)));
   if (!row) return null;
   if (row.publishedRev !== null) return row.asset;
   if (userId && (await memberRole(db, userId, row.asset.websiteId))) return row.asset;

@@ -5,6 +5,7 @@ import type { WebEnv } from '../session.js';
 import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
+import { mountConsole } from './console.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
 import { mountHome } from './home.js';
@@ -26,6 +27,7 @@ export const ROUTES: RouteModule[] = [
   mountSchemas,
   mountPreview,
   mountInvitations,
+  mountConsole,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
