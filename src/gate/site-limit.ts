@@ -25,7 +25,7 @@ export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
     throw new Refusal(
       'site_limit_reached',
       `The ${company.plan} plan allows ${company.siteLimit} site(s) and this workspace has ${n}. No site was created.`,
-      'Merge into an existing site (import_site or migrate_site_from_url with mergeIntoWebsiteId), or ask the owner to upgrade the plan in the app; the agent cannot.',
+      'Merge into an existing site (import_site or migrate_site_from_url with mergeIntoWebsiteId). The owner can free a place by deleting a site in the site console (/dashboard/sites/<websiteId>), or ask the operator to raise the limit (sitegate admin set-plan); the agent can do neither.',
     );
   }
   return company;
