@@ -531,7 +531,7 @@ export const mailOutbox = pgTable(
     text: text('text').notNull(),
     html: text('html'),
     attachments: jsonb('attachments').$type<Array<{ filename: string; content: string }>>(),
-    status: text('status').notNull().default('queued'), // queued | sent | failed
+    status: text('status').notNull().default('queued'), // queued | sending | sent | failed | uncertain | cancelled
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),

@@ -6,6 +6,7 @@ import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountConsole } from './console.js';
+import { mountCustomers } from './customers.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
 import { mountHome } from './home.js';
@@ -28,6 +29,7 @@ export const ROUTES: RouteModule[] = [
   mountPreview,
   mountInvitations,
   mountConsole,
+  mountCustomers,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
