@@ -7,6 +7,7 @@ import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountConsole } from './console.js';
 import { mountCustomers } from './customers.js';
+import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
 import { mountHome } from './home.js';
@@ -30,6 +31,7 @@ export const ROUTES: RouteModule[] = [
   mountInvitations,
   mountConsole,
   mountCustomers,
+  mountMembers,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */
