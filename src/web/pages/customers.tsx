@@ -106,7 +106,7 @@ export function CustomersPage(
             Their email address
             <input type="email" name="email" autocomplete="off" required maxlength={254} />
           </label>
-          <button type="submit" class="secondary" id="review-erase">
+          <button type="submit" id="review-erase">
             Review the erasure…
           </button>
         </form>
