@@ -20,6 +20,9 @@ export type ApprovalListItem = {
   summary: string;
   expiresAt: Date;
   canApprove: boolean;
+  /** The connection (assistant) that prepared it. */
+  connectionName: string;
+  createdAt: Date;
   /** The website's time zone, for showing times. */
   timeZone: string;
 };
@@ -27,7 +30,12 @@ export type ApprovalListItem = {
 /** Pending, unexpired plans of the websites this user owns. */
 export async function listApprovals(db: Db, userId: string, now: Date): Promise<ApprovalListItem[]> {
   const rows = await db
-    .select({ plan: pendingActions, siteName: websites.name, config: websites.config })
+    .select({
+      plan: pendingActions,
+      siteName: websites.name,
+      config: websites.config,
+      connectionName: connections.name,
+    })
     .from(pendingActions)
     .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
     .innerJoin(
@@ -38,6 +46,7 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
         eq(websiteMembers.role, 'owner'),
       ),
     )
+    .leftJoin(connections, eq(connections.id, pendingActions.connectionId))
     .where(
       and(
         eq(pendingActions.status, 'pending'),
@@ -53,6 +62,8 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
     summary: r.plan.summary,
     expiresAt: r.plan.expiresAt,
     canApprove: r.plan.creatorId === userId,
+    connectionName: r.connectionName ?? 'a removed connection',
+    createdAt: r.plan.createdAt,
     timeZone: timeZoneOf(r.config),
   }));
 }

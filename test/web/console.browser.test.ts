@@ -73,3 +73,20 @@ it('deletes a site by typing its name, then restores it from the home', async ()
   await expect(page.locator('#done').textContent()).resolves.toContain('Restored');
   await page.context().close();
 }, 120_000);
+
+it('the approvals list shows a plan prepared while it is open, without the owner reloading', async () => {
+  const d = await s.seed();
+  expect((await s.call(d.tokens.all, 'prepare_unpublish')).ok).toBe(true);
+  const page = await signedIn(browser, s.url, d.users.owner, 1280);
+  await page.goto(`${s.url}/approvals`);
+  expect(await page.locator('#auto-refresh').isChecked()).toBe(true);
+  const planId = (await s.call(d.tokens.all, 'prepare_publish')).data!.planId as string;
+  // The page reloads itself (every 15 s while a plan waits): bounded wait for the new row.
+  await page.locator(`a[href="/approvals/${planId}"]`).waitFor({ timeout: 40_000 });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await overflowOf(page), `/approvals at ${width}px`).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page), `/approvals at ${width}px`).toEqual([]);
+  }
+  await page.context().close();
+}, 90_000);

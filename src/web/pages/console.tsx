@@ -25,7 +25,7 @@ const CSS = `
 .state.live{background:#e5f6ea;border-color:#8fc9a0;color:#0b4d22}.state.draft{background:#fff3cd;border-color:#e6d28a;color:#5c4400}
 nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}
 .danger{border-color:#e8b4bc}.danger button{background:#b00020;border-color:#b00020}
-h1{overflow-wrap:anywhere}
+h1,p,li{overflow-wrap:anywhere}
 `;
 
 /** The console's sub-navigation, shared by its pages. */

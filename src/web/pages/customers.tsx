@@ -10,7 +10,7 @@ import { Time } from './time.js';
 type Base = { user: SessionUser; csrf: string; siteId: string; siteName: string; timeZone: string };
 
 const CSS = `
-h1{overflow-wrap:anywhere}nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}
+h1,p,li{overflow-wrap:anywhere}nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}
 .msg{white-space:pre-wrap;overflow-wrap:anywhere}.erased{color:#595959;font-style:italic}
 .danger{border-color:#e8b4bc}.danger button{background:#b00020;border-color:#b00020}
 `;
