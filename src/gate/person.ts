@@ -23,7 +23,8 @@ type PersonRule = {
 
 /**
  * What a person may do on one website in the app. Every removal is human-only and the owner's: no
- * connection can do any of these (docs/authorization.md).
+ * connection can do any of these (docs/authorization.md). A site the owner deleted is out of reach of
+ * every action but its restore.
  */
 export const PERSON_RULES = {
   /** The site console itself and its lists. */
@@ -37,6 +38,13 @@ export const PERSON_RULES = {
   'members.read': { role: 'owner', area: 'access' },
   'members.remove': { role: 'owner', area: 'access' },
   'invitations.revoke': { role: 'owner', area: 'access' },
+  /** The draft preview: any member of the site. */
+  'site.preview': { role: 'viewer' },
+  'restore_points.use': { role: 'owner' },
+  /** Seeing, approving and declining the site's reviewed plans. */
+  'plans.review': { role: 'owner' },
+  /** Creating and revoking connections (owner-created only). */
+  'connections.manage': { role: 'owner' },
 } as const satisfies Record<string, PersonRule>;
 
 export type PersonAction = keyof typeof PERSON_RULES;

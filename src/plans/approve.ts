@@ -8,6 +8,7 @@ import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 import type { SnapshotPage } from '../domain/sites/draft.js';
 import { Refusal } from '../kernel/errors.js';
+import { type PersonSite, authorizePerson } from '../gate/person.js';
 import { planNotFound } from './confirm.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';
@@ -103,25 +104,17 @@ async function loadForUser(
   const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
   const [plan] = lock ? await q.for('update') : await q;
   if (!plan) throw planNotFound();
-  const [row] = await tx
-    .select({
-      website: {
-        id: websites.id,
-        companyId: websites.companyId,
-        name: websites.name,
-        config: websites.config,
-      },
-      role: websiteMembers.role,
-    })
-    .from(websites)
-    .innerJoin(
-      websiteMembers,
-      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, userId)),
-    )
-    .where(and(eq(websites.id, plan.websiteId), isNull(websites.deletedAt)));
-  if (!row) throw planNotFound();
-  if (row.role !== 'owner') {
-    throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
+  // The gate decides for the person (live role; a deleted site is gone): a stranger learns nothing
+  // about the plan, a member who is not the owner is told only the owner decides.
+  let row: { website: PersonSite };
+  try {
+    row = await authorizePerson(tx, { userId }, 'plans.review', plan.websiteId);
+  } catch (err) {
+    if (err instanceof Refusal && err.code === 'not_found') throw planNotFound();
+    if (err instanceof Refusal && err.code === 'owner_only') {
+      throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
+    }
+    throw err;
   }
   // A carried-out or declined plan stays readable after its 5 minutes (the owner sees what happened);
   // anything still open is refused once expired.

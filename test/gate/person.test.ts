@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PERSON_RULES, type PersonAction, type PersonFacts, decidePerson } from '../../src/gate/person.js';
 import { Refusal } from '../../src/kernel/errors.js';
-import { ROLES, type Role } from '../../src/kernel/scopes.js';
+import { ROLES, type Role, roleRank } from '../../src/kernel/scopes.js';
 
 function outcome(fn: () => unknown): string {
   try {
@@ -23,8 +23,7 @@ function expected(action: PersonAction, role: Role | null, deleted: boolean, wit
   const rule = PERSON_RULES[action] as { role: Role; area?: string; on?: string };
   if (role === null) return 'not_found';
   if (deleted !== (rule.on === 'deleted')) return 'not_found';
-  // Every person action is the owner's: the console is human-only and owner-only.
-  if (role !== 'owner') return 'owner_only';
+  if (roleRank(role) < roleRank(rule.role)) return rule.role === 'owner' ? 'owner_only' : 'role_insufficient';
   if (withheld && rule.area) return 'area_disabled';
   return 'allowed';
 }
@@ -54,6 +53,13 @@ describe('person gate matrix', () => {
       withheldAreas: withheld && rule.area ? [rule.area] : ['unrelated'],
     };
     expect(outcome(() => decidePerson(action, facts))).toBe(expected(action, role, deleted, withheld));
+  });
+
+  it('every console action (every removal) is the owner’s; only the draft preview is any member’s', () => {
+    const byRole = Object.entries(PERSON_RULES)
+      .filter(([, r]) => r.role !== 'owner')
+      .map(([a]) => a);
+    expect(byRole).toEqual(['site.preview']);
   });
 
   it('a missing website is not_found for every action', () => {

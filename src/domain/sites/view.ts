@@ -3,17 +3,23 @@
 // site is published or the viewer is a member. Read-only; no HTTP here.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PublishedSnapshot, assets, brands, websiteMembers, websites } from '../../db/schema.js';
-import { type Role, isRole } from '../../kernel/scopes.js';
+import { type PublishedSnapshot, assets, brands, websites } from '../../db/schema.js';
+import type { Role } from '../../kernel/scopes.js';
+import { authorizePerson } from '../../gate/person.js';
+import { Refusal } from '../../kernel/errors.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
 
-/** The user's live role on the website, or null when not a member (or the site does not exist). */
+/**
+ * The user's live role on the website, or null when not a member (or the site does not exist or was
+ * deleted): the gate's decision for a person previewing the site (src/gate/person.ts).
+ */
 export async function memberRole(db: Db, userId: string, websiteId: string): Promise<Role | null> {
-  const [row] = await db
-    .select({ role: websiteMembers.role })
-    .from(websiteMembers)
-    .where(and(eq(websiteMembers.websiteId, websiteId), eq(websiteMembers.userId, userId)));
-  return row && isRole(row.role) ? row.role : null;
+  try {
+    return (await authorizePerson(db, { userId }, 'site.preview', websiteId)).role;
+  } catch (err) {
+    if (err instanceof Refusal) return null;
+    throw err;
+  }
 }
 
 export type SiteView = {
