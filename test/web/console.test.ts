@@ -3,10 +3,13 @@
 // tool, out of list_sites and the site limit), restoring it within 30 days, and the retention sweep
 // purging it with its blobs afterwards. Every action: the owner succeeds; an editor, a viewer and another
 // tenant's owner are refused with nothing changed; without the CSRF token nothing happens.
+import { request } from 'node:http';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';
-import { activity, assets, companies, pages, sections, websites } from '../../src/db/schema.js';
+import { activity, assets, companies, domains, pages, sections, websites } from '../../src/db/schema.js';
+import { canonicalHostFor } from '../../src/domain/domains/redirect.js';
+import { liveWebsiteForHost } from '../../src/domain/domains/site-host.js';
 import { sweepBlobs } from '../../src/domain/library/blobs.js';
 import { purgeDeletedSites } from '../../src/domain/sites/delete.js';
 import { createRegistry } from '../../src/mcp/registry.js';
@@ -171,9 +174,33 @@ describe('deleting a site', () => {
     await web.get(consoleOf(d.websites.events));
     const r = await web.post(`${consoleOf(d.websites.events)}/delete`, { name: 'Harbor Bakery Events' });
     expect(r.status).toBe(303);
+    // The demo's verified custom domain serves the live site until the site is deleted.
+    const [domain] = await db().select().from(domains).where(eq(domains.websiteId, d.websites.main));
+    expect(await liveWebsiteForHost(db(), domain!.hostname)).toBe(d.websites.main);
+    const byHost = () =>
+      new Promise<string>((resolve, reject) => {
+        const u = new URL(s.url);
+        const req = request(
+          { host: u.hostname, port: u.port, path: '/', headers: { host: domain!.hostname } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => {
+              body += c;
+            });
+            res.on('end', () => resolve(body));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await byHost()).toContain('Fresh bread every morning');
     await web.get(consoleOf(d.websites.main));
     const main = await web.post(`${consoleOf(d.websites.main)}/delete`, { name: 'Harbor Bakery' });
     expect(main.status).toBe(303);
+    expect(await liveWebsiteForHost(db(), domain!.hostname)).toBeNull();
+    expect(await canonicalHostFor(db(), domain!.hostname)).toBeNull();
+    expect(await byHost()).not.toContain('Fresh bread every morning');
 
     // Offline at once, to visitors and to the draft preview.
     expect((await fetch(`${s.url}/sites/${d.websites.main}/`)).status).toBe(404);
