@@ -1,5 +1,7 @@
-// npm run screenshots: each approval page, the owner's home, restore points, Developers, and a blog
-// post and the blog index in the reviewed preview, at 390 px and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
+// npm run screenshots: each approval page, the owner's home, restore points, Developers, a blog post
+// and the blog index in the reviewed preview, and the site console's pages (pages, publish review,
+// customers, erasure, members) at 390 px
+// and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
 // fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the two the README shows;
 // SCREENSHOTS_DIR picks another folder). Runs under Vitest (scripts/screenshots.config.ts) because the
 // test server helper takes its migrated database image from Vitest's global set-up.
@@ -83,6 +85,18 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['blog-preview', `/approvals/${plans[0]![1]}/preview/blog`],
       ['restore-points', `/dashboard/sites/${demo.websites.main}/restore-points`],
       ['developers', '/settings/advanced/developers'],
+      // The owner's console: the site, its publish review, a page's deletion, customers, erasure, members.
+      ['console', `/dashboard/sites/${demo.websites.main}`],
+      ['console-publish', `/dashboard/sites/${demo.websites.main}/publish`],
+      ['console-unpublish', `/dashboard/sites/${demo.websites.main}/unpublish`],
+      ['console-delete-page', `/dashboard/sites/${demo.websites.main}/pages/${demo.pages.about}/delete`],
+      ['console-customers', `/dashboard/sites/${demo.websites.main}/customers`],
+      ['console-erase', `/dashboard/sites/${demo.websites.main}/customers/erase?email=pat%40example.com`],
+      ['console-members', `/dashboard/sites/${demo.websites.main}/members`],
+      [
+        'console-remove-member',
+        `/dashboard/sites/${demo.websites.main}/members/${demo.users.editor.id}/remove`,
+      ],
     ];
     for (const width of WIDTHS) {
       const page = await signedIn(browser, s.url, demo.users.owner, width);

@@ -3,8 +3,9 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { cacheVersionOf } from '../db/versions.js';
+import { authorizePerson } from '../gate/person.js';
 import { newId } from '../kernel/ids.js';
-import { companies, connections, websiteMembers, websites } from '../db/schema.js';
+import { companies, connections } from '../db/schema.js';
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
 import { type Scope, normaliseScopes } from '../kernel/scopes.js';
 import type { Caller, Reach } from '../kernel/caller.js';
@@ -29,18 +30,18 @@ export async function createConnection(
 ): Promise<{ connection: ConnectionRow; token: string | null }> {
   const name = input.name.trim();
   if (!name || name.length > 80) throw invalidInput('A connection needs a name of 1 to 80 characters.');
-  const [site] = await db
-    .select({ companyId: websites.companyId, role: websiteMembers.role })
-    .from(websites)
-    .leftJoin(
-      websiteMembers,
-      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, input.userId)),
-    )
-    .where(eq(websites.id, input.websiteId));
-  if (!site?.role) throw notFound('website');
-  if (site.role !== 'owner') {
-    throw new Refusal('owner_only', 'Only the website owner can create a connection.');
-  }
+  // The gate decides for the person: owners only; anyone else learns nothing about the site.
+  const { website: site } = await authorizePerson(
+    db,
+    { userId: input.userId },
+    'connections.manage',
+    input.websiteId,
+  ).catch((err: unknown) => {
+    if (err instanceof Refusal && err.code === 'owner_only') {
+      throw new Refusal('owner_only', 'Only the website owner can create a connection.');
+    }
+    throw err;
+  });
   const scopes: Scope[] = normaliseScopes(input.scopes ?? ['content:write']);
   const kind = input.clientKind ?? 'api_token';
   const minted = kind === 'oauth' ? null : mintToken();
@@ -74,11 +75,10 @@ export async function revokeConnection(
 ): Promise<void> {
   const [row] = await db.select().from(connections).where(eq(connections.id, connectionId));
   if (!row) throw notFound('connection');
-  const [member] = await db
-    .select({ role: websiteMembers.role })
-    .from(websiteMembers)
-    .where(and(eq(websiteMembers.websiteId, row.websiteId), eq(websiteMembers.userId, userId)));
-  if (member?.role !== 'owner') throw notFound('connection');
+  // Only an owner of the connection's website; anyone else is told it does not exist.
+  await authorizePerson(db, { userId }, 'connections.manage', row.websiteId).catch((err: unknown) => {
+    throw err instanceof Refusal ? notFound('connection') : err;
+  });
   await db.update(connections).set({ revokedAt: now }).where(eq(connections.id, connectionId));
 }
 

@@ -1,6 +1,6 @@
 // Which websites a signed-in user owns: the scope of every owner page (Developers settings, connect,
 // delivery tokens). Connections and pairings are owner-only (SPEC §5), so pages list only these.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { websiteMembers, websites } from '../db/schema.js';
 
@@ -11,6 +11,8 @@ export async function ownedWebsites(db: Db, userId: string): Promise<OwnedWebsit
     .select({ id: websites.id, name: websites.name, companyId: websites.companyId })
     .from(websites)
     .innerJoin(websiteMembers, eq(websiteMembers.websiteId, websites.id))
-    .where(and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner')))
+    .where(
+      and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner'), isNull(websites.deletedAt)),
+    )
     .orderBy(websites.name);
 }

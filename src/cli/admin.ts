@@ -92,6 +92,26 @@ export function addAdmin(program: Command): void {
     );
 
   admin
+    .command('set-plan')
+    .description("Change a workspace's plan and/or site limit (deleted sites do not count against it).")
+    .requiredOption('--workspace <id>', 'the workspace (see list-workspaces)')
+    .option('--plan <plan>', 'free | starter | pro | agency')
+    .option('--site-limit <n>', 'how many websites the plan allows')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (o: { workspace: string; plan?: string; siteLimit?: string; json?: boolean }) => {
+        print(
+          await executeOp('workspace.set-plan', {
+            companyId: o.workspace,
+            ...(o.plan !== undefined ? { plan: o.plan } : {}),
+            ...(o.siteLimit !== undefined ? { siteLimit: int(o.siteLimit) } : {}),
+          }),
+          o.json,
+        );
+      }),
+    );
+
+  admin
     .command('create-website')
     .description("Create an empty draft website in a workspace, owned by the workspace's owner.")
     .requiredOption('--workspace <id>', 'the workspace id (co_…; see list-workspaces)')

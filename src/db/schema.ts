@@ -88,6 +88,12 @@ export const websites = pgTable(
     searchVisible: boolean('search_visible').notNull().default(false),
     /** Visitors' AI assistants may use the published site's MCP endpoint (on unless the owner turns it off). */
     visitorAgents: boolean('visitor_agents').notNull().default(true),
+    /**
+     * Set when the owner deletes the site in the console: every read path treats it as gone (tools
+     * answer not_found, visitors get 404), the owner can restore it for 30 days, then the retention
+     * sweep purges it with everything it holds (src/domain/sites/delete.ts).
+     */
+    deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -525,13 +531,13 @@ export const mailOutbox = pgTable(
   {
     id: text('id').primaryKey(),
     websiteId: text('website_id'),
-    kind: text('kind').notNull(), // invitation | document | lead | booking_request
+    kind: text('kind').notNull(), // invitation | document | lead | booking_request | plan
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
     attachments: jsonb('attachments').$type<Array<{ filename: string; content: string }>>(),
-    status: text('status').notNull().default('queued'), // queued | sent | failed
+    status: text('status').notNull().default('queued'), // queued | sending | sent | failed | uncertain | cancelled
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),

@@ -102,7 +102,7 @@ export async function seedDemo(
       id: companyId,
       name: 'Harbor Bakery',
       plan: 'pro',
-      siteLimit: 3,
+      siteLimit: 10,
       credits: 40,
       monthlyCreditReset: true,
       aiConsent: true,

@@ -1,7 +1,7 @@
 // The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
-import { type Placeholder, type SQL, and, eq, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, and, eq, isNull, sql } from 'drizzle-orm';
 import type { Caller } from '../kernel/caller.js';
 import type { FeedCache } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
@@ -155,7 +155,8 @@ export type GateRow = {
 export type GateFactsCache = FeedCache<GateRow>;
 /**
  * What may alter a gate decision, as the change feed names it (src/db/change-feed.ts):
- * `websites:auth` is a website created, deleted or moved to another workspace (migration 0009), not
+ * `websites:auth` is a website created, deleted (or marked deleted, 0010) or moved to another workspace
+ * (migration 0009), not
  * the content writes that update the row.
  */
 export const GATE_TABLES = ['websites:auth', 'website_members', 'companies'] as const;
@@ -212,20 +213,23 @@ export async function admitInput(
  * reads every website a connection reaches (listing.ts) — one query shape for both.
  */
 export function gateFacts(db: Db, creatorId: string | Placeholder, where: SQL | undefined) {
-  return db
-    .select({
-      website: { id: websites.id, companyId: websites.companyId },
-      role: websiteMembers.role,
-      withheldAreas: companies.withheldAreas,
-      advancedEditor: companies.advancedEditor,
-    })
-    .from(websites)
-    .innerJoin(companies, eq(companies.id, websites.companyId))
-    .leftJoin(
-      websiteMembers,
-      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, creatorId)),
-    )
-    .where(where);
+  return (
+    db
+      .select({
+        website: { id: websites.id, companyId: websites.companyId },
+        role: websiteMembers.role,
+        withheldAreas: companies.withheldAreas,
+        advancedEditor: companies.advancedEditor,
+      })
+      .from(websites)
+      .innerJoin(companies, eq(companies.id, websites.companyId))
+      .leftJoin(
+        websiteMembers,
+        and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, creatorId)),
+      )
+      // A site the owner deleted is gone for every tool: the same not_found as a missing one.
+      .where(and(where, isNull(websites.deletedAt)))
+  );
 }
 
 // A fixed statement: built once, and planned once per connection (src/db/named.ts).

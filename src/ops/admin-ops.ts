@@ -9,6 +9,7 @@ import {
   createOwner,
   createWebsite,
   createWorkspace,
+  setWorkspacePlan,
   listConnectionsForOperator,
   listPendingPlans,
   listWebsites,
@@ -45,6 +46,10 @@ export const ADMIN_OPS = {
       credits: z.number().int().min(0).max(1_000_000).optional(),
     }),
     (c, a) => createWorkspace(c.database.db, a),
+  ),
+  'workspace.set-plan': op(
+    z.object({ companyId: Id, plan: z.enum(PLANS).optional(), siteLimit: z.number().int().optional() }),
+    (c, a) => setWorkspacePlan(c.database.db, a),
   ),
   'workspace.list': op(z.object({}), (c) => listWorkspaces(c.database.db)),
   'website.create': op(

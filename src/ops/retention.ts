@@ -9,6 +9,7 @@ import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
 import { purgeIdempotencyKeys } from '../domain/idempotency/keys.js';
 import { purgeAnalytics } from '../domain/analytics/record.js';
+import { purgeDeletedSites } from '../domain/sites/delete.js';
 import { purgeExpiredPlans } from '../plans/store.js';
 
 /** The settings a clean-up may read. */
@@ -38,4 +39,7 @@ export const RETENTION: Retention[] = [
   },
   // Its dynamic client registrations that no person used within 30 days.
   { name: 'idp-clients', everyMs: 3_600_000, run: purgeUnusedClients },
+  // Websites the owner deleted more than 30 days ago, with everything they hold; their library bytes
+  // follow with the blob sweep (blobs no asset references).
+  { name: 'deleted-sites', everyMs: 3_600_000, run: purgeDeletedSites },
 ];

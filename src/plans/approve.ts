@@ -1,13 +1,14 @@
 // Owner approval in the signed-in web app (SPEC §3 row "pending → approved"): only the anchor site's
 // owner who is also the connection's creator may approve; any owner of the site may decline. Pending
 // plans are listed for the sites the user owns; expired ones are never shown or approvable.
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 import type { SnapshotPage } from '../domain/sites/draft.js';
 import { Refusal } from '../kernel/errors.js';
+import { type PersonSite, authorizePerson } from '../gate/person.js';
 import { planNotFound } from './confirm.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';
@@ -20,6 +21,9 @@ export type ApprovalListItem = {
   summary: string;
   expiresAt: Date;
   canApprove: boolean;
+  /** The connection (assistant) that prepared it. */
+  connectionName: string;
+  createdAt: Date;
   /** The website's time zone, for showing times. */
   timeZone: string;
 };
@@ -27,7 +31,12 @@ export type ApprovalListItem = {
 /** Pending, unexpired plans of the websites this user owns. */
 export async function listApprovals(db: Db, userId: string, now: Date): Promise<ApprovalListItem[]> {
   const rows = await db
-    .select({ plan: pendingActions, siteName: websites.name, config: websites.config })
+    .select({
+      plan: pendingActions,
+      siteName: websites.name,
+      config: websites.config,
+      connectionName: connections.name,
+    })
     .from(pendingActions)
     .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
     .innerJoin(
@@ -38,7 +47,14 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
         eq(websiteMembers.role, 'owner'),
       ),
     )
-    .where(and(eq(pendingActions.status, 'pending'), gt(pendingActions.expiresAt, now)))
+    .leftJoin(connections, eq(connections.id, pendingActions.connectionId))
+    .where(
+      and(
+        eq(pendingActions.status, 'pending'),
+        gt(pendingActions.expiresAt, now),
+        isNull(websites.deletedAt),
+      ),
+    )
     .orderBy(asc(pendingActions.expiresAt));
   return rows.map((r) => ({
     planId: r.plan.id,
@@ -47,6 +63,8 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
     summary: r.plan.summary,
     expiresAt: r.plan.expiresAt,
     canApprove: r.plan.creatorId === userId,
+    connectionName: r.connectionName ?? 'a removed connection',
+    createdAt: r.plan.createdAt,
     timeZone: timeZoneOf(r.config),
   }));
 }
@@ -86,25 +104,17 @@ async function loadForUser(
   const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
   const [plan] = lock ? await q.for('update') : await q;
   if (!plan) throw planNotFound();
-  const [row] = await tx
-    .select({
-      website: {
-        id: websites.id,
-        companyId: websites.companyId,
-        name: websites.name,
-        config: websites.config,
-      },
-      role: websiteMembers.role,
-    })
-    .from(websites)
-    .innerJoin(
-      websiteMembers,
-      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, userId)),
-    )
-    .where(eq(websites.id, plan.websiteId));
-  if (!row) throw planNotFound();
-  if (row.role !== 'owner') {
-    throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
+  // The gate decides for the person (live role; a deleted site is gone): a stranger learns nothing
+  // about the plan, a member who is not the owner is told only the owner decides.
+  let row: { website: PersonSite };
+  try {
+    row = await authorizePerson(tx, { userId }, 'plans.review', plan.websiteId);
+  } catch (err) {
+    if (err instanceof Refusal && err.code === 'not_found') throw planNotFound();
+    if (err instanceof Refusal && err.code === 'owner_only') {
+      throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
+    }
+    throw err;
   }
   // A carried-out or declined plan stays readable after its 5 minutes (the owner sees what happened);
   // anything still open is refused once expired.

@@ -8,10 +8,15 @@ import { pendingActions } from '../db/schema.js';
 import type { SiteCtx } from '../domain/context.js';
 import { Refusal } from '../kernel/errors.js';
 import { type PlanKind, isPlanKind } from './kinds/types.js';
+import { notifyOwnersOfPlan } from './notify.js';
 
 export const PLAN_TTL_MS = 5 * 60_000;
-/** Expired plans stay this long so a late confirm gets `plan_expired`, not `not_found`; then they go. */
-export const PLAN_GC_GRACE_MS = 60 * 60_000;
+/**
+ * Expired plans stay this long, so a late confirm gets `plan_expired`, not `not_found`, and the owner
+ * can still see on /approvals what became of each one (approved, declined, expired, carried out); then
+ * they go.
+ */
+export const PLAN_GC_GRACE_MS = 7 * 86_400_000;
 
 export type PlanRow = typeof pendingActions.$inferSelect;
 
@@ -51,13 +56,15 @@ export async function createPlan(ctx: SiteCtx, kind: string, draft: PlanDraft): 
     createdAt: ctx.now,
     expiresAt,
   });
+  const url = approveUrl(ctx.services.config.baseUrl, id);
+  await notifyOwnersOfPlan(ctx, { summary: draft.summary, expiresAt, approveUrl: url });
   return {
     planId: id,
     kind,
     status: 'pending',
     summary: draft.summary,
     expiresAt: expiresAt.toISOString(),
-    approveUrl: approveUrl(ctx.services.config.baseUrl, id),
+    approveUrl: url,
   };
 }
 

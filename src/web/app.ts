@@ -11,6 +11,8 @@ import { currentRequestId } from '../ops/request-context.js';
 import { setAnswerHeader } from './answer-headers.js';
 import { customDomainSites } from './routes/site.js';
 import { type WebEnv, cookiePolicy, csrfGuard, sessionMiddleware } from './session.js';
+import { Refusal } from '../kernel/errors.js';
+import { refusalPage } from './refusal.js';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -42,6 +44,11 @@ export function createApp(deps: AppDeps): Hono {
   );
   web.use('*', csrfGuard());
   for (const mount of ROUTES) mount(web, deps);
+  // A page's refusal (the gate's or the domain's) is translated here, once; anything else is a failure.
+  web.onError((err, c) => {
+    if (err instanceof Refusal) return refusalPage(c, err);
+    throw err;
+  });
   app.route('/', web);
   app.onError((err, c) => {
     deps.services.log.error({ err, path: c.req.path }, 'request failed');

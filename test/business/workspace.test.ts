@@ -39,7 +39,8 @@ describe('create_site', () => {
   });
 
   it('10 concurrent calls at one below the plan limit create exactly one site', async () => {
-    const d = await s.seed(); // the demo plan allows 3 sites and has 2
+    const d = await s.seed();
+    await setCompany(db(), d.companyId, { siteLimit: 3 }); // the workspace has 2 sites
     const results = await Promise.all(
       Array.from({ length: 10 }, () => s.call(d.tokens.all, 'create_site', {})),
     );

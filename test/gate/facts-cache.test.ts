@@ -1,6 +1,6 @@
 // The gate's cached facts (issue 17): a content write leaves them cached, so the next write does not
 // read them again, while a change to who may act (an area withheld, a role changed, the website moved
-// to another workspace) is decided on fresh facts at the very next call. Runs on PGlite (change feed)
+// to another workspace, deleted by its owner) is decided on fresh facts at the very next call. Runs on PGlite (change feed)
 // and, with DATABASE_URL, on PostgreSQL (workspace versions).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -116,4 +116,20 @@ it('a website moved to another workspace after writes is not found by the next c
     .where(eq(websites.id, d.websites.main));
   expect(await refusal(edit(d, gate, 'Three'))).toBe('not_found');
   expect(gate.reads).toBe(before + 1);
+});
+
+it('a website deleted (or restored) by its owner after writes is decided on fresh facts at the next call', async () => {
+  const d = await seedDemo(database.db, { tag: uniqueTag() });
+  const gate = counting(caches.gate);
+  await edit(d, gate, 'One');
+  await edit(d, gate, 'Two');
+  const before = gate.reads;
+  const mark = (deletedAt: Date | null) =>
+    database.db.update(websites).set({ deletedAt }).where(eq(websites.id, d.websites.main));
+  await mark(new Date());
+  expect(await refusal(edit(d, gate, 'Three'))).toBe('not_found');
+  expect(gate.reads).toBe(before + 1);
+  await mark(null);
+  await edit(d, gate, 'Four');
+  expect(gate.reads).toBe(before + 2);
 });

@@ -309,12 +309,15 @@ describe('approved → redeemed: confirm_pending_action', () => {
 });
 
 describe('pending or approved → expired after 5 minutes', () => {
-  it('an expired pending plan disappears from /approvals and cannot be approved', async () => {
+  it('an expired pending plan leaves the waiting list and cannot be approved', async () => {
     const f = await fixture(s);
     const planId = (await s.call(f.demo.tokens.all, 'prepare_publish')).data!.planId as string;
     expect((await f.owner.get('/approvals')).body).toContain(planId);
     time.advance(PLAN_TTL_MS);
-    expect((await f.owner.get('/approvals')).body).not.toContain(planId);
+    // It leaves the waiting list and is kept under "Decided and expired", without a link to approve.
+    const page = (await f.owner.get('/approvals')).body;
+    expect(page).not.toContain(`href="/approvals/${planId}"`);
+    expect(page).toContain(`data-plan="${planId}" data-outcome="expired"`);
     expect((await f.owner.get(`/approvals/${planId}`)).status).toBe(410);
     expect((await f.owner.post(`/approvals/${planId}/approve`)).status).toBe(410);
     expect((await planRow(s, planId))!.status).toBe('pending');

@@ -48,13 +48,48 @@ async function userByEmail(db: Db, email: string) {
   return u;
 }
 
+function checkSiteLimit(n: number) {
+  if (!Number.isInteger(n) || n < 0 || n > 10_000)
+    throw invalidInput('The site limit must be a whole number from 0 to 10000.');
+}
+
+/**
+ * Changes a workspace's plan and/or site limit (the operator's side of "ask to raise the limit"). A
+ * limit below the sites the workspace already has is allowed: nothing is removed, only new sites are
+ * refused until it has room again.
+ */
+export async function setWorkspacePlan(
+  db: Db,
+  input: { companyId: string; plan?: Plan; siteLimit?: number },
+) {
+  if (input.plan === undefined && input.siteLimit === undefined)
+    throw invalidInput('Name a new plan (--plan), a new site limit (--site-limit), or both.');
+  if (input.plan !== undefined && !PLANS.includes(input.plan))
+    throw invalidInput(`The plan must be one of ${PLANS.join(', ')}.`);
+  if (input.siteLimit !== undefined) checkSiteLimit(input.siteLimit);
+  const [row] = await db
+    .update(companies)
+    .set({
+      ...(input.plan !== undefined ? { plan: input.plan } : {}),
+      ...(input.siteLimit !== undefined ? { siteLimit: input.siteLimit } : {}),
+    })
+    .where(eq(companies.id, input.companyId))
+    .returning({
+      id: companies.id,
+      name: companies.name,
+      plan: companies.plan,
+      siteLimit: companies.siteLimit,
+    });
+  if (!row) throw notFound(`workspace ${input.companyId}`);
+  return { companyId: row.id, name: row.name, plan: row.plan, siteLimit: row.siteLimit };
+}
+
 export async function createWorkspace(
   db: Db,
   input: { name: string; owner: string; plan: Plan; siteLimit: number; credits?: number },
 ) {
   if (!PLANS.includes(input.plan)) throw invalidInput(`The plan must be one of ${PLANS.join(', ')}.`);
-  if (!Number.isInteger(input.siteLimit) || input.siteLimit < 0 || input.siteLimit > 10_000)
-    throw invalidInput('The site limit must be a whole number from 0 to 10000.');
+  checkSiteLimit(input.siteLimit);
   const owner = await userByEmail(db, input.owner);
   const id = newId('co');
   const name = checkCompanyName(input.name);
@@ -110,7 +145,8 @@ export async function listWorkspaces(db: Db) {
       plan: companies.plan,
       siteLimit: companies.siteLimit,
       // Spelled out: inside a select list drizzle would print the outer column unqualified.
-      websites: sql<number>`(select count(*)::int from websites w where w.company_id = companies.id)`,
+      // Deleted sites (restorable for 30 days) do not count against the limit and are not counted here.
+      websites: sql<number>`(select count(*)::int from websites w where w.company_id = companies.id and w.deleted_at is null)`,
       createdAt: companies.createdAt,
     })
     .from(companies)
@@ -124,6 +160,7 @@ export async function listWebsites(db: Db, companyId?: string) {
       name: websites.name,
       companyId: websites.companyId,
       publishedAt: websites.publishedAt,
+      deletedAt: websites.deletedAt,
     })
     .from(websites)
     .where(companyId ? eq(websites.companyId, companyId) : undefined)

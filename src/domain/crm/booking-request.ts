@@ -4,7 +4,7 @@
 // rescheduling stay with the owner's app and the reviewed rail (SPEC §3); crm_update still only sets
 // `no_show`. Date and time are read in the website's time zone (config.timezone, else UTC).
 import { TZDate } from '@date-fns/tz';
-import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { newId } from '../../kernel/ids.js';
@@ -35,8 +35,8 @@ export async function bookableServices(db: Db, websiteId: string, opts: { live: 
     .from(websites)
     .where(
       opts.live
-        ? and(eq(websites.id, websiteId), isNotNull(websites.publishedRev))
-        : eq(websites.id, websiteId),
+        ? and(eq(websites.id, websiteId), isNotNull(websites.publishedRev), isNull(websites.deletedAt))
+        : and(eq(websites.id, websiteId), isNull(websites.deletedAt)),
     );
   if (!site) return null;
   const rows = await db

@@ -1,7 +1,7 @@
 // Canonical-address redirects (SPEC §4.5 set_primary_domain: "all others redirect to it"): a request
 // whose Host is a verified, non-primary domain of a published website goes to that website's
 // verified primary domain. Pending domains never redirect (a claim alone proves nothing).
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { domains, websites } from '../../db/schema.js';
@@ -13,7 +13,10 @@ export async function canonicalHostFor(db: Db, host: string): Promise<string | n
   const [row] = await db
     .select({ target: primary.hostname })
     .from(domains)
-    .innerJoin(websites, and(eq(websites.id, domains.websiteId), isNotNull(websites.publishedRev)))
+    .innerJoin(
+      websites,
+      and(eq(websites.id, domains.websiteId), isNotNull(websites.publishedRev), isNull(websites.deletedAt)),
+    )
     .innerJoin(
       primary,
       and(

@@ -23,6 +23,7 @@ export const MAIL_STATE: Record<string, string> = {
   failed: 'Failed: the mail server refused it after every retry',
   // Cut off after the message may have reached the server: a crash mid-send, or the connection lost (or
   // silent) once the server had the message's end (docs/reliability.md, Mail).
+  cancelled: 'Cancelled: not sent, because the person’s data was erased',
   uncertain:
     'Not confirmed: the send was cut off before the mail server answered, so it may or may not have arrived; it is not resent automatically',
 };

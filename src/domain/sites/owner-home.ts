@@ -1,7 +1,7 @@
 // The owner's home (issue 12 item 2, DESIGN §5.5 "GET /"): the websites a signed-in user owns, each
 // with whether it is live, when it was last published, whether the draft has changes not yet live,
 // and the verified primary domain visitors use. Read-only.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { domains, websiteMembers, websites } from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
@@ -32,7 +32,9 @@ export async function ownerSites(db: Db, userId: string): Promise<HomeSite[]> {
     })
     .from(websites)
     .innerJoin(websiteMembers, eq(websiteMembers.websiteId, websites.id))
-    .where(and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner')))
+    .where(
+      and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner'), isNull(websites.deletedAt)),
+    )
     .orderBy(asc(websites.name), asc(websites.id));
   const hosts = rows.length
     ? await db

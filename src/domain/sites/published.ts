@@ -1,5 +1,5 @@
 // The published snapshot of one website as the public content API serves it (SPEC §5 rule 2).
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { websites } from '../../db/schema.js';
 
@@ -12,6 +12,6 @@ export async function publishedSite(db: Db, websiteId: string) {
       publishedAt: websites.publishedAt,
     })
     .from(websites)
-    .where(eq(websites.id, websiteId));
+    .where(and(eq(websites.id, websiteId), isNull(websites.deletedAt)));
   return row ?? null;
 }

@@ -1,5 +1,5 @@
 // Reading websites: the list a connection can reach, and one site's overview.
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
 import { companies, domains, pages, sections, websiteMembers, websites } from '../../db/schema.js';
 import type { DirectSiteCtx } from '../context.js';
 import { draftChanges } from '../pages/read.js';
@@ -31,9 +31,12 @@ export async function listSites(
       and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, ctx.actor.userId)),
     )
     .where(
-      reach.reach === 'website'
-        ? eq(websites.id, reach.websiteId)
-        : eq(websites.companyId, ctx.actor.companyId),
+      and(
+        reach.reach === 'website'
+          ? eq(websites.id, reach.websiteId)
+          : eq(websites.companyId, ctx.actor.companyId),
+        isNull(websites.deletedAt),
+      ),
     )
     .orderBy(asc(websites.createdAt));
   return rows.map(

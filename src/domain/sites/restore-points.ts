@@ -5,9 +5,10 @@
 // transaction.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { activity, restorePoints, websiteMembers, websites } from '../../db/schema.js';
+import { activity, restorePoints, websites } from '../../db/schema.js';
+import { authorizePerson } from '../../gate/person.js';
 import { restoreFromPoint, takeRestorePoint } from './restore.js';
-import { Refusal, notFound } from '../../kernel/errors.js';
+import { notFound } from '../../kernel/errors.js';
 
 export type RestorePointItem = {
   id: string;
@@ -19,27 +20,10 @@ export type RestorePointItem = {
 
 export type OwnedSite = { id: string; name: string; companyId: string; config: Record<string, unknown> };
 
-/** The website if `userId` owns it; a member who is not the owner gets owner_only, anyone else not_found. */
+/** The website if `userId` owns it; the gate decides (a member who is not the owner gets owner_only). */
 export async function ownedSite(db: Db, userId: string, websiteId: string): Promise<OwnedSite> {
-  const [row] = await db
-    .select({
-      id: websites.id,
-      name: websites.name,
-      companyId: websites.companyId,
-      config: websites.config,
-      role: websiteMembers.role,
-    })
-    .from(websites)
-    .innerJoin(
-      websiteMembers,
-      and(eq(websiteMembers.websiteId, websites.id), eq(websiteMembers.userId, userId)),
-    )
-    .where(eq(websites.id, websiteId));
-  if (!row) throw notFound('website');
-  if (row.role !== 'owner') {
-    throw new Refusal('owner_only', 'Only the owner of this website can see and use its restore points.');
-  }
-  return { id: row.id, name: row.name, companyId: row.companyId, config: row.config };
+  const { website } = await authorizePerson(db, { userId }, 'restore_points.use', websiteId);
+  return { id: website.id, name: website.name, companyId: website.companyId, config: website.config };
 }
 
 /** Newest first, without loading the snapshots themselves. */

@@ -1,27 +1,26 @@
 // What the pages people look at may show (issue 3 item 5, DESIGN §5.5): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  type PublishedSnapshot,
-  assets,
-  brands,
-  pages as pageRows,
-  websiteMembers,
-  websites,
-} from '../../db/schema.js';
+import { type PublishedSnapshot, assets, brands, pages as pageRows, websites } from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
-import { type Role, isRole } from '../../kernel/scopes.js';
+import type { Role } from '../../kernel/scopes.js';
+import { authorizePerson } from '../../gate/person.js';
+import { Refusal } from '../../kernel/errors.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
 
-/** The user's live role on the website, or null when not a member (or the site does not exist). */
+/**
+ * The user's live role on the website, or null when not a member (or the site does not exist or was
+ * deleted): the gate's decision for a person previewing the site (src/gate/person.ts).
+ */
 export async function memberRole(db: Db, userId: string, websiteId: string): Promise<Role | null> {
-  const [row] = await db
-    .select({ role: websiteMembers.role })
-    .from(websiteMembers)
-    .where(and(eq(websiteMembers.websiteId, websiteId), eq(websiteMembers.userId, userId)));
-  return row && isRole(row.role) ? row.role : null;
+  try {
+    return (await authorizePerson(db, { userId }, 'site.preview', websiteId)).role;
+  } catch (err) {
+    if (err instanceof Refusal) return null;
+    throw err;
+  }
 }
 
 export type SiteView = {
@@ -56,7 +55,8 @@ export async function loadSiteView(
     })
     .from(websites)
     .leftJoin(brands, eq(brands.websiteId, websites.id))
-    .where(eq(websites.id, websiteId));
+    // A deleted site shows nothing, to visitors and members alike.
+    .where(and(eq(websites.id, websiteId), isNull(websites.deletedAt)));
   if (!row) return null;
   let pages: SnapshotPage[];
   if (which === 'published') {
@@ -108,7 +108,7 @@ export async function visibleAsset(db: Db, assetId: string, userId: string | nul
     .select({ asset: assets, publishedRev: websites.publishedRev })
     .from(assets)
     .innerJoin(websites, eq(websites.id, assets.websiteId))
-    .where(eq(assets.id, assetId));
+    .where(and(eq(assets.id, assetId), isNull(websites.deletedAt)));
   if (!row) return null;
   if (row.publishedRev !== null) return row.asset;
   if (userId && (await memberRole(db, userId, row.asset.websiteId))) return row.asset;

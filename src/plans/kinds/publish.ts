@@ -23,19 +23,19 @@ const PublishSubject = z.object({
   /** The reviewed draft itself: the approval page's preview renders exactly this, not the live draft. */
   draft: z.array(z.custom<SnapshotPage>((v) => typeof v === 'object' && v !== null)).optional(),
 });
-type PublishSubject = z.infer<typeof PublishSubject>;
+export type PublishSubject = z.infer<typeof PublishSubject>;
 
 /** The website's row, locked: what publish and unpublish plans are pinned to and describe. */
-async function lockedSite(ctx: SiteCtx) {
+export async function lockedSite(ctx: SiteCtx) {
   const [site] = await ctx.tx.select().from(websites).where(eq(websites.id, ctx.website.id)).for('update');
   if (!site) throw new Error('website vanished');
   return site;
 }
 
-type Site = Awaited<ReturnType<typeof lockedSite>>;
+export type Site = Awaited<ReturnType<typeof lockedSite>>;
 
 /** The draft revision: the draft counter and a fingerprint of every page and section of the draft. */
-function draftRevisionOf(site: Site, draft: unknown): string {
+export function draftRevisionOf(site: Site, draft: unknown): string {
   return `draft:${site.draftRev}:${sha256OfCanonicalJson(draft)}`;
 }
 
@@ -74,29 +74,45 @@ export const publishKind = defineKind<PublishSubject>({
   },
 });
 
-export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
+/**
+ * The draft as it is now, locked: the revision a publish is pinned to and the subject its review shows.
+ * The approval rail (prepare_publish) and the owner's console (src/plans/owner-publish.ts) both use it,
+ * so both show the same review of the same revision.
+ */
+export async function publishSubjectNow(
+  ctx: SiteCtx,
+): Promise<{ site: Site; subject: PublishSubject; pinnedRevision: string; nothingToPublish: boolean }> {
   // One locked read of the row and one of the draft serve the pin, the changes and the review.
   const site = await lockedSite(ctx);
   const draft = await loadDraft(ctx.tx, site.id);
-  const pinnedRevision = draftRevisionOf(site, draft);
   const changes = diffDraft(draft, site.published);
-  if (site.publishedRev !== null && changes.length === 0) {
-    throw new Refusal(
-      'conflict',
-      'The draft already matches the live site; there is nothing to publish.',
-      'Edit the draft first (list_draft_changes shows what is not live yet).',
-    );
-  }
   const subject: PublishSubject = {
     siteName: site.name,
     changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
     review: reviewPublish(draft, site.published),
     draft,
   };
+  return {
+    site,
+    subject,
+    pinnedRevision: draftRevisionOf(site, draft),
+    nothingToPublish: site.publishedRev !== null && changes.length === 0,
+  };
+}
+
+export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
+  const { site, subject, pinnedRevision, nothingToPublish } = await publishSubjectNow(ctx);
+  if (nothingToPublish) {
+    throw new Refusal(
+      'conflict',
+      'The draft already matches the live site; there is nothing to publish.',
+      'Edit the draft first (list_draft_changes shows what is not live yet).',
+    );
+  }
   return createPlan(ctx, 'publish', {
     subject,
     pinnedRevision,
-    summary: `Publish the draft of ${site.name} (${changes.length} change(s)) to the live site.`,
+    summary: `Publish the draft of ${site.name} (${subject.changes.length} change(s)) to the live site.`,
   });
 }
 

@@ -1,6 +1,8 @@
 // The owner's approval pages (DESIGN §5.3, §5.5): the pending list and one plan showing exactly what
 // will happen, with Approve / Decline forms carrying the CSRF token.
+import { raw } from 'hono/html';
 import type { ApprovalListItem, PlanView } from '../../plans/approve.js';
+import type { PlanHistoryItem, PlanOutcome } from '../../plans/history.js';
 import type { SessionUser } from '../session.js';
 import { CsrfField, Layout } from './layout.js';
 import { REVIEW_CSS, Review } from './plan-review.js';
@@ -27,7 +29,24 @@ const DONE: Record<string, string> = {
   create_company: 'The company was created.',
 };
 
-export function ApprovalsPage(props: { user: SessionUser; csrf: string; items: ApprovalListItem[] }) {
+/** How long the list waits before it reloads itself while something waits on it. */
+export const APPROVALS_REFRESH_SECONDS = 15;
+
+const OUTCOME: Record<PlanOutcome, string> = {
+  approved: 'Approved: waiting for your assistant to carry it out',
+  declined: 'Declined',
+  expired: 'Expired: nothing happened',
+  carried_out: 'Carried out',
+};
+
+export function ApprovalsPage(props: {
+  user: SessionUser;
+  csrf: string;
+  items: ApprovalListItem[];
+  history: PlanHistoryItem[];
+}) {
+  // While a plan waits (for the owner, or approved for the assistant), the list keeps itself current.
+  const live = props.items.length > 0 || props.history.some((h) => h.outcome === 'approved');
   return (
     <Layout title="Approvals" user={props.user} csrf={props.csrf}>
       <h1>Approvals</h1>
@@ -57,6 +76,9 @@ export function ApprovalsPage(props: { user: SessionUser; csrf: string; items: A
                   <td data-label="Website">{i.siteName}</td>
                   <td data-label="Summary">
                     {i.summary}
+                    <div class="muted">
+                      Through “{i.connectionName}”, <Time at={i.createdAt} tz={i.timeZone} />
+                    </div>
                     {i.canApprove ? null : (
                       <div class="muted">Only the connection's creator can approve.</div>
                     )}
@@ -70,7 +92,78 @@ export function ApprovalsPage(props: { user: SessionUser; csrf: string; items: A
           </table>
         </div>
       )}
+      {live ? <AutoRefresh seconds={APPROVALS_REFRESH_SECONDS} /> : null}
+      <PlanHistory items={props.history} />
     </Layout>
+  );
+}
+
+/**
+ * Reloads the list while a plan waits, unless the owner unticks the box (WCAG 2.2.1: a time limit the
+ * user can turn off; a meta refresh cannot be). The script is our own constant, not data.
+ */
+function AutoRefresh(props: { seconds: number }) {
+  const script = `(()=>{const b=document.getElementById('auto-refresh');setInterval(()=>{if(b&&b.checked&&!document.hidden)location.reload()},${props.seconds * 1000})})();`;
+  return (
+    <p class="muted">
+      <label style="display:inline-flex;gap:.5rem;align-items:center;margin:0">
+        <input type="checkbox" id="auto-refresh" checked style="width:auto" />
+        Refresh this list every {props.seconds} seconds while a plan waits
+      </label>
+      <script>{raw(script)}</script>
+    </p>
+  );
+}
+
+/** Decided and expired plans, newest first: what became of each, when, and through which connection. */
+function PlanHistory(props: { items: PlanHistoryItem[] }) {
+  return (
+    <div class="card" id="history">
+      <h2 style="margin-top:0">Decided and expired</h2>
+      {props.items.length === 0 ? (
+        <p class="muted">No plan has been decided yet. Plans are kept here for 7 days after they expire.</p>
+      ) : (
+        <table class="rt">
+          <thead>
+            <tr>
+              <th scope="col">Action</th>
+              <th scope="col">Website</th>
+              <th scope="col">Summary</th>
+              <th scope="col">What became of it</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.items.map((h) => (
+              <tr data-plan={h.planId} data-outcome={h.outcome}>
+                <td data-label="Action">
+                  {h.outcome === 'expired' ? (
+                    (KIND_LABELS[h.kind] ?? h.kind)
+                  ) : (
+                    <a href={`/approvals/${h.planId}`}>{KIND_LABELS[h.kind] ?? h.kind}</a>
+                  )}
+                </td>
+                <td data-label="Website">{h.siteName}</td>
+                <td data-label="Summary">
+                  {h.summary}
+                  <div class="muted">
+                    Through “{h.connectionName}”, <Time at={h.createdAt} tz={h.timeZone} />
+                  </div>
+                </td>
+                <td data-label="What became of it">
+                  {OUTCOME[h.outcome]}
+                  {h.at ? (
+                    <>
+                      {' '}
+                      (<Time at={h.at} tz={h.timeZone} />)
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
 

@@ -3,15 +3,19 @@
 import type { activity } from '../../db/schema.js';
 import { MAIL_STATE, type OutgoingMail } from '../../domain/mail/status.js';
 import type { HomeSite } from '../../domain/sites/owner-home.js';
+import type { DeletedSite } from '../../domain/sites/delete.js';
 import type { ApprovalListItem } from '../../plans/approve.js';
 import type { SessionUser } from '../session.js';
-import { Layout } from './layout.js';
+import { CsrfField, Layout } from './layout.js';
 import { Time } from './time.js';
 
 export type HomeProps = {
   user: SessionUser;
   csrf: string;
   sites: HomeSite[];
+  /** Sites the owner deleted that can still be restored. */
+  deleted: DeletedSite[];
+  done?: string;
   approvals: ApprovalListItem[];
   activity: Array<typeof activity.$inferSelect>;
   /** Outgoing email of the owned sites, in its real state (issue 10 item 6). */
@@ -33,6 +37,11 @@ export function HomePage(p: HomeProps) {
   return (
     <Layout title="Home" user={p.user} csrf={p.csrf} css={CSS}>
       <h1>Your websites</h1>
+      {p.done === 'site_deleted' ? (
+        <p class="ok" role="status" id="done">
+          The site was deleted and is offline. You can restore it below for 30 days.
+        </p>
+      ) : null}
       <div class="card" id="pending">
         <h2 style="margin-top:0">
           Waiting for your approval <span class="count">{p.approvals.length}</span>
@@ -75,6 +84,9 @@ export function HomePage(p: HomeProps) {
               )}
               <ul>
                 <li>
+                  <a href={`/dashboard/sites/${s.id}`}>Site console: pages, publishing, customers, members</a>
+                </li>
+                <li>
                   <a href={`/editor/${s.id}/`}>Preview the draft</a>
                 </li>
                 {s.publishedAt ? (
@@ -91,6 +103,7 @@ export function HomePage(p: HomeProps) {
           ))}
         </div>
       )}
+      {p.deleted.length ? <DeletedSitesCard {...p} /> : null}
       <div class="card">
         <h2 style="margin-top:0">Recent activity</h2>
         {p.activity.length === 0 ? (
@@ -125,6 +138,51 @@ export function HomePage(p: HomeProps) {
       </div>
       <OutgoingMailCard {...p} />
     </Layout>
+  );
+}
+
+function DeletedSitesCard(p: HomeProps) {
+  return (
+    <div class="card" id="deleted-sites">
+      <h2 style="margin-top:0">Deleted sites</h2>
+      <p class="muted">
+        Offline and out of your assistants' reach. Restore one to get it back as it was (offline until you
+        publish it); otherwise it is removed for good on the date shown.
+      </p>
+      <table class="rt">
+        <thead>
+          <tr>
+            <th scope="col">Website</th>
+            <th scope="col">Deleted</th>
+            <th scope="col">Removed for good</th>
+            <th scope="col">
+              <span class="sr">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.deleted.map((d) => (
+            <tr data-deleted-site={d.id}>
+              <td data-label="Website">{d.name}</td>
+              <td data-label="Deleted">
+                <Time at={d.deletedAt} tz={p.timeZone} />
+              </td>
+              <td data-label="Removed for good">
+                <Time at={d.purgeAt} tz={p.timeZone} />
+              </td>
+              <td>
+                <form method="post" action={`/dashboard/sites/${d.id}/restore`} style="margin:0">
+                  <CsrfField csrf={p.csrf} />
+                  <button type="submit" class="secondary">
+                    Restore<span class="sr"> {d.name}</span>
+                  </button>
+                </form>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -30,39 +30,43 @@ export function Layout(props: {
   css?: string;
   children?: Child;
 }) {
+  // An HTML5 document: without the doctype browsers render in quirks mode.
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · Sitegate`}</title>
-        {/* Our own constant CSS, not data: raw so quotes in it survive. */}
-        <style>{raw(props.css ? CSS + props.css : CSS)}</style>
-      </head>
-      <body>
-        <header>
-          <a href="/">
-            <strong>Sitegate</strong>
-          </a>
-          <span class="sp" />
-          {props.user ? (
-            <>
-              <a href="/approvals">Approvals</a>
-              <a href="/settings/advanced/developers">Developers</a>
-              <form method="post" action="/logout" style="margin:0">
-                <input type="hidden" name="_csrf" value={props.csrf ?? ''} />
-                <button type="submit" class="secondary">
-                  Sign out
-                </button>
-              </form>
-            </>
-          ) : (
-            <a href="/login">Sign in</a>
-          )}
-        </header>
-        <main>{props.children}</main>
-      </body>
-    </html>
+    <>
+      {raw('<!doctype html>')}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{`${props.title} · Sitegate`}</title>
+          {/* Our own constant CSS, not data: raw so quotes in it survive. */}
+          <style>{raw(props.css ? CSS + props.css : CSS)}</style>
+        </head>
+        <body>
+          <header>
+            <a href="/">
+              <strong>Sitegate</strong>
+            </a>
+            <span class="sp" />
+            {props.user ? (
+              <>
+                <a href="/approvals">Approvals</a>
+                <a href="/settings/advanced/developers">Developers</a>
+                <form method="post" action="/logout" style="margin:0">
+                  <input type="hidden" name="_csrf" value={props.csrf ?? ''} />
+                  <button type="submit" class="secondary">
+                    Sign out
+                  </button>
+                </form>
+              </>
+            ) : (
+              <a href="/login">Sign in</a>
+            )}
+          </header>
+          <main>{props.children}</main>
+        </body>
+      </html>
+    </>
   );
 }
 

@@ -4,6 +4,7 @@ import type { Context, Hono } from 'hono';
 import { Refusal } from '../../kernel/errors.js';
 import { loadSiteView } from '../../domain/sites/view.js';
 import { approvePlan, declinePlan, listApprovals, reviewedDraft, viewPlan } from '../../plans/approve.js';
+import { planHistory } from '../../plans/history.js';
 import type { AppDeps } from '../deps.js';
 import { ApprovalsPage, PlanPage, RefusalPage } from '../pages/approvals.js';
 import { type WebEnv, requireUser } from '../session.js';
@@ -30,8 +31,10 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
 
   app.get('/approvals', async (c) => {
     const user = c.get('user')!;
-    const items = await listApprovals(services.db, user.id, services.clock());
-    return c.html(<ApprovalsPage user={user} csrf={c.get('csrf')} items={items} />);
+    const now = services.clock();
+    const items = await listApprovals(services.db, user.id, now);
+    const history = await planHistory(services.db, user.id, now);
+    return c.html(<ApprovalsPage user={user} csrf={c.get('csrf')} items={items} history={history} />);
   });
 
   app.get('/approvals/:id', async (c) => {

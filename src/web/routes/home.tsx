@@ -6,6 +6,7 @@ import { listActivity } from '../../domain/activity/list.js';
 import { Refusal } from '../../kernel/errors.js';
 import { outgoingMailOf } from '../../domain/mail/status.js';
 import { ownerSites } from '../../domain/sites/owner-home.js';
+import { deletedSitesOf } from '../../domain/sites/delete.js';
 import { listRestorePoints, restoreSite } from '../../domain/sites/restore-points.js';
 import { timeZoneOf } from '../../domain/crm/booking-request.js';
 import { listApprovals } from '../../plans/approve.js';
@@ -32,11 +33,14 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
     // Scoped in the domain to the websites this owner owns (issue 11 item 8).
     const activity = (await listActivity(db, { viewerId: user.id }, now)).rows.slice(0, RECENT);
     const mail = await outgoingMailOf(db, user.id);
+    const deleted = await deletedSitesOf(db, user.id);
     return c.html(
       <HomePage
         user={user}
         csrf={c.get('csrf')}
         sites={sites}
+        deleted={deleted}
+        done={c.req.query('done')}
         approvals={approvals}
         activity={activity}
         mail={mail}

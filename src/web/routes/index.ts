@@ -5,6 +5,9 @@ import type { WebEnv } from '../session.js';
 import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
+import { mountConsole } from './console.js';
+import { mountCustomers } from './customers.js';
+import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
 import { mountHome } from './home.js';
@@ -27,6 +30,9 @@ export const ROUTES: RouteModule[] = [
   mountSchemas,
   mountPreview,
   mountInvitations,
+  mountConsole,
+  mountCustomers,
+  mountMembers,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */

@@ -6,7 +6,9 @@ import type { Context, Hono } from 'hono';
 import type { Db } from '../../db/client.js';
 import { bookableServices } from '../../domain/crm/booking-request.js';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from '../../domain/crm/form-guard.js';
-import { type SiteView, loadSiteView, memberRole } from '../../domain/sites/view.js';
+import { type SiteView, loadSiteView } from '../../domain/sites/view.js';
+import { authorizePerson } from '../../gate/person.js';
+import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { type RenderSite, SITE_CSP } from '../render/page.js';
@@ -87,8 +89,14 @@ export function mountPreview(app: Hono<WebEnv>, deps: AppDeps): void {
   const editor = async (c: Context<WebEnv>) => {
     const id = c.req.param('websiteId') ?? '';
     const user = c.get('user')!;
-    // A non-member learns nothing, not even whether the site exists.
-    if (!ID.test(id) || !(await memberRole(db, user.id, id))) return notFoundPage(c);
+    // A non-member learns nothing, not even whether the site exists (the gate's not_found).
+    if (!ID.test(id)) return notFoundPage(c);
+    try {
+      await authorizePerson(db, { userId: user.id }, 'site.preview', id);
+    } catch (err) {
+      if (err instanceof Refusal) return notFoundPage(c);
+      throw err;
+    }
     return renderEditorPath(c, deps, id, 'draft', `/editor/${id}`);
   };
   app.get('/editor/:websiteId', requireUser(), editor);

@@ -1,0 +1,112 @@
+// The owner's console for one website (DESIGN §5.5): pages and posts (delete), publish and unpublish,
+// delete and restore the site. Signed-in pages; the CSRF guard of session.ts has already checked every
+// POST. Each action asks the gate for the person (src/gate/person.ts, through asPerson) and runs one
+// domain function; a refusal propagates to the web app's one translation (src/web/refusal.tsx).
+import type { Hono } from 'hono';
+import { asPerson } from '../../domain/as-person.js';
+import { deletePage } from '../../domain/pages/delete.js';
+import { siteConsole } from '../../domain/sites/console.js';
+import { deleteSite, restoreDeletedSite } from '../../domain/sites/delete.js';
+import { notFound } from '../../kernel/errors.js';
+import {
+  ownerPublish,
+  ownerPublishView,
+  ownerUnpublish,
+  ownerUnpublishView,
+} from '../../plans/owner-publish.js';
+import type { AppDeps } from '../deps.js';
+import {
+  ConfirmDeletePage,
+  ConsolePageView,
+  PublishPage,
+  UnpublishPage,
+  consolePath,
+} from '../pages/console.js';
+import { type WebEnv, requireUser } from '../session.js';
+
+const BASE = '/dashboard/sites/:websiteId';
+
+/** A form field as one bounded string ('' when absent or repeated). */
+export function field(form: Record<string, unknown>, name: string, max = 500): string {
+  const v = form[name];
+  return typeof v === 'string' ? v.slice(0, max) : '';
+}
+
+export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
+  const { services } = deps;
+  app.use('/dashboard/sites/*', requireUser());
+
+  app.get(BASE, async (c) => {
+    const user = c.get('user')!;
+    const site = await asPerson(services, user.id, 'site.console', c.req.param('websiteId'), siteConsole);
+    return c.html(
+      <ConsolePageView user={user} csrf={c.get('csrf')} site={site} done={c.req.query('done')} />,
+    );
+  });
+
+  app.get(`${BASE}/pages/:pageId/delete`, async (c) => {
+    const user = c.get('user')!;
+    const site = await asPerson(services, user.id, 'page.delete', c.req.param('websiteId'), siteConsole);
+    const page = site.pages.find((p) => p.id === c.req.param('pageId'));
+    if (!page) throw notFound('page');
+    return c.html(
+      <ConfirmDeletePage
+        user={user}
+        csrf={c.get('csrf')}
+        siteId={site.id}
+        siteName={site.name}
+        page={page}
+      />,
+    );
+  });
+
+  app.post(`${BASE}/pages/:pageId/delete`, async (c) => {
+    const id = c.req.param('websiteId');
+    await asPerson(services, c.get('user')!.id, 'page.delete', id, (ctx) =>
+      deletePage(ctx, c.req.param('pageId')),
+    );
+    return c.redirect(`${consolePath(id)}?done=page_deleted`, 303);
+  });
+
+  app.get(`${BASE}/publish`, async (c) => {
+    const user = c.get('user')!;
+    const id = c.req.param('websiteId');
+    const view = await ownerPublishView(services, user.id, id);
+    return c.html(<PublishPage user={user} csrf={c.get('csrf')} siteId={id} view={view} />);
+  });
+
+  app.post(`${BASE}/publish`, async (c) => {
+    const user = c.get('user')!;
+    const id = c.req.param('websiteId');
+    const shown = field(await c.req.parseBody(), 'revision');
+    const r = await ownerPublish(services, user.id, id, shown);
+    if (r.published) return c.redirect(`${consolePath(id)}?done=published`, 303);
+    return c.html(<PublishPage user={user} csrf={c.get('csrf')} siteId={id} view={r.view} moved />, 409);
+  });
+
+  app.get(`${BASE}/unpublish`, async (c) => {
+    const user = c.get('user')!;
+    const id = c.req.param('websiteId');
+    const view = await ownerUnpublishView(services, user.id, id);
+    return c.html(<UnpublishPage user={user} csrf={c.get('csrf')} siteId={id} {...view} />);
+  });
+
+  app.post(`${BASE}/unpublish`, async (c) => {
+    const id = c.req.param('websiteId');
+    await ownerUnpublish(services, c.get('user')!.id, id);
+    return c.redirect(`${consolePath(id)}?done=unpublished`, 303);
+  });
+
+  app.post(`${BASE}/delete`, async (c) => {
+    const id = c.req.param('websiteId');
+    const typed = field(await c.req.parseBody(), 'name');
+    await asPerson(services, c.get('user')!.id, 'site.delete', id, (ctx) => deleteSite(ctx, typed));
+    return c.redirect('/?done=site_deleted', 303);
+  });
+
+  app.post(`${BASE}/restore`, async (c) => {
+    const id = c.req.param('websiteId');
+    await asPerson(services, c.get('user')!.id, 'site.restore', id, restoreDeletedSite);
+    return c.redirect(`${consolePath(id)}?done=restored`, 303);
+  });
+}

@@ -1,0 +1,92 @@
+// The owner's console in Chromium: every new page (the site console, its publish and unpublish reviews,
+// a page's deletion, customers, an erasure's confirmation, members, a member's removal, and the home
+// listing a deleted site) fits 390 px and 1280 px with no serious or critical axe-core violation; and
+// deleting a site through the typed confirmation, then restoring it from the home, works by clicking.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
+import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  s = await startTestServer({ seed: false });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+it('every console page fits 390 and 1280 px and passes axe', async () => {
+  const d = await s.seed();
+  const edited = await s.call(d.tokens.all, 'update_section_text', {
+    pageId: d.pages.home,
+    sectionId: d.sections.hero,
+    text: { heading: 'Fresh rye every Saturday' },
+  });
+  expect(edited.ok).toBe(true);
+  const site = `/dashboard/sites/${d.websites.main}`;
+  const paths = [
+    site,
+    `${site}/publish`,
+    `${site}/unpublish`,
+    `${site}/pages/${d.pages.about}/delete`,
+    `${site}/customers`,
+    `${site}/customers/erase?email=pat%40example.com`,
+    `${site}/members`,
+    `${site}/members/${d.users.editor.id}/remove`,
+  ];
+  for (const width of WIDTHS) {
+    const page = await signedIn(browser, s.url, d.users.owner, width);
+    for (const path of paths) {
+      const res = await page.goto(`${s.url}${path}`);
+      expect(res!.status(), path).toBe(200);
+      expect(await overflowOf(page), `${path} at ${width}px`).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page), `${path} at ${width}px`).toEqual([]);
+    }
+    await page.context().close();
+  }
+}, 180_000);
+
+it('deletes a site by typing its name, then restores it from the home', async () => {
+  const d = await s.seed();
+  const page = await signedIn(browser, s.url, d.users.owner, 390);
+  await page.goto(`${s.url}/`);
+  await Promise.all([
+    page.waitForURL(`**/dashboard/sites/${d.websites.events}`),
+    page.locator(`[data-site="${d.websites.events}"] a`, { hasText: 'Site console' }).click(),
+  ]);
+  await page.fill('input[name=name]', 'Harbor Bakery Events');
+  await Promise.all([page.waitForURL('**/?done=site_deleted'), page.click('#confirm-delete-site')]);
+  await expect(page.locator('#done').textContent()).resolves.toContain('deleted');
+  expect(await page.locator(`[data-site="${d.websites.events}"]`).count()).toBe(0);
+  const row = page.locator(`[data-deleted-site="${d.websites.events}"]`);
+  expect(await row.count()).toBe(1);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await overflowOf(page), `home with a deleted site at ${width}px`).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page), `home with a deleted site at ${width}px`).toEqual([]);
+  }
+  await Promise.all([page.waitForURL('**?done=restored'), row.locator('button').click()]);
+  await expect(page.locator('#done').textContent()).resolves.toContain('Restored');
+  await page.context().close();
+}, 120_000);
+
+it('the approvals list shows a plan prepared while it is open, without the owner reloading', async () => {
+  const d = await s.seed();
+  expect((await s.call(d.tokens.all, 'prepare_unpublish')).ok).toBe(true);
+  const page = await signedIn(browser, s.url, d.users.owner, 1280);
+  await page.goto(`${s.url}/approvals`);
+  expect(await page.locator('#auto-refresh').isChecked()).toBe(true);
+  const planId = (await s.call(d.tokens.all, 'prepare_publish')).data!.planId as string;
+  // The page reloads itself (every 15 s while a plan waits): bounded wait for the new row.
+  await page.locator(`a[href="/approvals/${planId}"]`).waitFor({ timeout: 40_000 });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await overflowOf(page), `/approvals at ${width}px`).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page), `/approvals at ${width}px`).toEqual([]);
+  }
+  await page.context().close();
+}, 90_000);

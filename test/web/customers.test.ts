@@ -1,0 +1,240 @@
+// The console's customers page and erasing one person's personal data (a data-protection request):
+// visitor text is shown as text, never markup; after the erasure no tool returns the address and a scan
+// of every text and jsonb column of every table finds it nowhere; rows stay as anonymous records; unsent
+// mail to the person is cancelled; the Activity line has counts, never the person. The owner succeeds;
+// an editor, a viewer and another tenant's owner are refused with nothing changed; CSRF is required.
+import { and, count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Demo } from '../../src/demo/seed.js';
+import { rowsOf } from '../../src/db/rows.js';
+import { activity, bookings, contacts, documents, leads, mailOutbox } from '../../src/db/schema.js';
+import { queueMail } from '../../src/domain/mail/outbox.js';
+import { newId } from '../../src/kernel/ids.js';
+import { uniqueTag } from '../helpers/db.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+import { signIn } from '../helpers/web.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ seed: false });
+});
+afterAll(() => s?.close());
+
+const db = () => s.sg.deps.services.db;
+const customersOf = (id: string) => `/dashboard/sites/${id}/customers`;
+
+/** One person with a lead, a booking, a contact, a draft invoice and mail, under a unique address. */
+async function person(d: Demo) {
+  const email = `erase-${uniqueTag()}@example.com`.toLowerCase();
+  const shown = email.replace('erase', 'Erase'); // the visitor typed it with a capital
+  const now = new Date();
+  await db()
+    .insert(leads)
+    .values([
+      {
+        id: newId('lead'),
+        websiteId: d.websites.main,
+        status: 'new',
+        name: 'Robin Private',
+        email: shown,
+        phone: '+31 6 5555 0000',
+        message: '<script>alert("x")</script> Please call me back.',
+        note: 'Robin is a regular',
+      },
+      {
+        id: newId('lead'),
+        websiteId: d.websites.main,
+        status: 'new',
+        name: 'A friend',
+        message: `Also write to my friend at ${shown} please.`,
+      },
+    ]);
+  await db()
+    .insert(bookings)
+    .values({
+      id: newId('bkg'),
+      websiteId: d.websites.main,
+      status: 'confirmed',
+      customerName: 'Robin Private',
+      customerEmail: email,
+      customerPhone: '+31 6 5555 0000',
+      message: 'Window seat',
+      startsAt: new Date(now.getTime() + 86_400_000),
+      endsAt: new Date(now.getTime() + 90_000_000),
+    });
+  await db()
+    .insert(contacts)
+    .values({
+      id: newId('ctc'),
+      websiteId: d.websites.main,
+      status: 'customer',
+      name: 'Robin Private',
+      email,
+      company: 'Robin BV',
+    });
+  const docId = newId('doc');
+  await db()
+    .insert(documents)
+    .values({
+      id: docId,
+      websiteId: d.websites.main,
+      kind: 'invoice',
+      number: `INV-${uniqueTag()}`,
+      recipientName: 'Robin Private',
+      recipientEmail: email,
+      lines: [{ description: 'Cake', quantity: 1, unitPriceCents: 1000 }],
+      totalCents: 1000,
+    });
+  const toThem = await queueMail(
+    db(),
+    { websiteId: d.websites.main, kind: 'document', to: email, subject: 'Your invoice', text: 'Hello Robin' },
+    now,
+  );
+  const aboutThem = await queueMail(
+    db(),
+    {
+      websiteId: d.websites.main,
+      kind: 'lead',
+      to: d.users.owner.email,
+      subject: 'New message',
+      text: `From Robin Private <${shown}>: please call me back.`,
+    },
+    now,
+  );
+  const sent = await queueMail(
+    db(),
+    {
+      websiteId: d.websites.main,
+      kind: 'document',
+      to: email,
+      subject: 'Earlier invoice',
+      text: 'Hello Robin',
+    },
+    now,
+  );
+  await db().update(mailOutbox).set({ status: 'sent', sentAt: now }).where(eq(mailOutbox.id, sent));
+  const plan = await s.call(d.tokens.all, 'prepare_send_document', { documentId: docId });
+  expect(plan.ok, JSON.stringify(plan.error)).toBe(true);
+  return { email, shown, mail: { toThem, aboutThem, sent }, planId: plan.data!.planId as string };
+}
+
+/** Every row of every table in the schema whose text or jsonb columns contain `needle`. */
+async function scan(needle: string): Promise<string[]> {
+  const cols = rowsOf<{ table_name: string; column_name: string }>(
+    await db().execute(sql`select table_name, column_name from information_schema.columns
+      where table_schema = 'public' and data_type in ('text', 'jsonb', 'json', 'character varying')`),
+  );
+  const hits: string[] = [];
+  for (const c of cols) {
+    const q = sql`select count(*)::int as n from ${sql.identifier(c.table_name)}
+      where position(${needle.toLowerCase()} in lower(${sql.identifier(c.column_name)}::text)) > 0`;
+    const n = rowsOf<{ n: number }>(await db().execute(q))[0]!.n;
+    if (n > 0) hits.push(`${c.table_name}.${c.column_name}: ${n}`);
+  }
+  return hits;
+}
+
+const counts = async (websiteId: string) => ({
+  leads: (await db().select({ n: count() }).from(leads).where(eq(leads.websiteId, websiteId)))[0]!.n,
+  bookings: (await db().select({ n: count() }).from(bookings).where(eq(bookings.websiteId, websiteId)))[0]!.n,
+  contacts: (await db().select({ n: count() }).from(contacts).where(eq(contacts.websiteId, websiteId)))[0]!.n,
+});
+
+describe('customers', () => {
+  it('lists leads, bookings and contacts with visitor text as text, never markup', async () => {
+    const d = await s.seed();
+    const p = await person(d);
+    const web = await signIn(s.url, d.users.owner.email, d.users.owner.password);
+    const page = await web.get(customersOf(d.websites.main));
+    expect(page.status).toBe(200);
+    expect(page.html.startsWith('<!doctype html>')).toBe(true);
+    expect(page.html).toContain(p.shown);
+    expect(page.html).toContain('Pat Customer');
+    expect(page.html).toContain('&lt;script&gt;');
+    expect(page.html).not.toContain('<script>alert');
+    // The console links here.
+    expect((await web.get(`/dashboard/sites/${d.websites.main}`)).html).toContain(
+      `href="${customersOf(d.websites.main)}"`,
+    );
+  });
+
+  it('erases one person: anonymous rows stay, unsent mail is cancelled, the address is nowhere', async () => {
+    const d = await s.seed();
+    const p = await person(d);
+    expect((await scan(p.email)).length).toBeGreaterThan(0);
+    const before = await counts(d.websites.main);
+    const web = await signIn(s.url, d.users.owner.email, d.users.owner.password);
+    const confirm = await web.get(
+      `${customersOf(d.websites.main)}/erase?email=${encodeURIComponent(p.shown.toUpperCase())}`,
+    );
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain('1 lead(s), 1 booking(s) and 1 contact(s)');
+    const r = await web.post(`${customersOf(d.websites.main)}/erase`, { email: p.shown.toUpperCase() });
+    expect(r.status).toBe(303);
+    expect(r.location).toContain('done=erased');
+
+    expect(await scan(p.email)).toEqual([]);
+    expect(await counts(d.websites.main)).toEqual(before);
+    // Someone else's records are untouched.
+    const pat = await db()
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.websiteId, d.websites.main), eq(contacts.name, 'Pat Customer')));
+    expect(pat[0]!.email).toBe('pat@example.com');
+
+    const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.websiteId, d.websites.main));
+    const byId = new Map(mail.map((m) => [m.id, m]));
+    expect(byId.get(p.mail.toThem)!.status).toBe('cancelled');
+    expect(byId.get(p.mail.aboutThem)!.status).toBe('cancelled');
+    expect(byId.get(p.mail.sent)!.status).toBe('sent');
+
+    // No tool returns the address (nor the name it was given).
+    for (const tool of ['list_leads', 'list_bookings', 'list_contacts', 'list_sendable_documents']) {
+      const out = await s.call(d.tokens.all, tool, {});
+      expect(out.ok, tool).toBe(true);
+      expect(JSON.stringify(out.data).toLowerCase(), tool).not.toContain(p.email);
+      expect(JSON.stringify(out.data), tool).not.toContain('Robin Private');
+    }
+    expect((await s.call(d.tokens.all, 'confirm_pending_action', { planId: p.planId })).error?.code).toBe(
+      'not_found',
+    );
+
+    const [line] = await db()
+      .select()
+      .from(activity)
+      .where(and(eq(activity.websiteId, d.websites.main), eq(activity.tool, 'erase_personal_data')));
+    expect(line!.summary).toContain('1 lead, 1 booking, 1 contact, 1 draft document');
+    expect(line!.summary).toContain('2 unsent emails cancelled');
+    expect(line!.summary.toLowerCase()).not.toContain('robin');
+    expect(line!.summary.toLowerCase()).not.toContain('erase-');
+  });
+
+  it('an editor, a viewer and another tenant’s owner are refused; without CSRF nothing happens', async () => {
+    const d = await s.seed();
+    const p = await person(d);
+    const hitsBefore = await scan(p.email);
+    for (const [who, status] of [
+      [d.users.editor, 403],
+      [d.users.viewer, 403],
+      [d.users.otherOwner, 404],
+    ] as const) {
+      const web = await signIn(s.url, who.email, who.password);
+      expect((await web.get(customersOf(d.websites.main))).status, who.email).toBe(status);
+      expect((await web.get(`${customersOf(d.websites.main)}/erase?email=${p.email}`)).status).toBe(status);
+      await web.get('/');
+      expect((await web.post(`${customersOf(d.websites.main)}/erase`, { email: p.email })).status).toBe(
+        status,
+      );
+    }
+    const owner = await signIn(s.url, d.users.owner.email, d.users.owner.password);
+    await owner.get(customersOf(d.websites.main));
+    expect(
+      (await owner.post(`${customersOf(d.websites.main)}/erase`, { email: p.email }, { csrf: false })).status,
+    ).toBe(403);
+    // A malformed address is refused.
+    expect(
+      (await owner.post(`${customersOf(d.websites.main)}/erase`, { email: 'not an address' })).status,
+    ).toBe(400);
+    expect(await scan(p.email)).toEqual(hitsBefore);
+  });
+});
