@@ -32,6 +32,8 @@ export const PERSON_RULES = {
   'page.delete': { role: 'owner', area: 'content' },
   'site.publish': { role: 'owner', area: 'publishing' },
   'site.delete': { role: 'owner' },
+  /** Whether visitors' AI assistants may use the live site's /_api/mcp. */
+  'site.visitor_agents': { role: 'owner' },
   'site.restore': { role: 'owner', on: 'deleted' },
   'customers.read': { role: 'owner', area: 'crm' },
   'customers.erase': { role: 'owner', area: 'crm' },

@@ -11,7 +11,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsEvents, domains, sections } from '../../src/db/schema.js';
 import type { Demo } from '../../src/demo/seed.js';
-import { setVisitorAgents } from '../../src/domain/visitor-agent/site.js';
+import { signIn } from '../helpers/web.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { visitor, writesOf } from './visitor.js';
@@ -364,7 +364,12 @@ describe('the edge', () => {
     expect((await post(url(d.websites.events), '127.0.53.1')).status).toBe(404);
     expect((await post(url('site_doesnotexist'), '127.0.53.1')).status).toBe(404);
     expect((await post(url(d.websites.main), '127.0.53.1')).status).toBe(200);
-    await setVisitorAgents(db(), d.websites.main, false);
+    // The owner's switch in the console (a signed-in POST through the person gate).
+    const owner = await signIn(s.url, d.users.owner.email, d.users.owner.password);
+    await owner.get('/');
+    const consoleUrl = `/dashboard/sites/${d.websites.main}`;
+    expect((await owner.post(`${consoleUrl}/visitor-agents`, { on: '0' })).status).toBe(303);
+    expect((await owner.get(consoleUrl)).html).toContain('Switch on');
     expect((await post(url(d.websites.main), '127.0.53.1')).status).toBe(404);
     const host = await customDomain(d);
     const onDomain = `http://${host}:${new URL(s.url).port}/_api/mcp`;
@@ -372,7 +377,7 @@ describe('the edge', () => {
     const v = visitor({ address: '127.0.53.1' });
     expect((await v.get(`${s.url}/sites/${d.websites.main}/about`)).html).not.toContain('rel="mcp"');
     await v.close();
-    await setVisitorAgents(db(), d.websites.main, true);
+    expect((await owner.post(`${consoleUrl}/visitor-agents`, { on: '1' })).status).toBe(303);
     expect((await post(url(d.websites.main), '127.0.53.1')).status).toBe(200);
     expect((await post(onDomain, '127.0.53.1')).status).toBe(200);
   });

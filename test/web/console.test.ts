@@ -297,6 +297,7 @@ describe('refusals', () => {
     [`${consoleOf(d.websites.main)}/pages/${d.pages.about}/delete`, {}],
     [`${consoleOf(d.websites.main)}/publish`, { revision: 'x' }],
     [`${consoleOf(d.websites.main)}/unpublish`, {}],
+    [`${consoleOf(d.websites.main)}/visitor-agents`, { on: '0' }],
     [`${consoleOf(d.websites.main)}/delete`, { name: 'Harbor Bakery' }],
     [`${consoleOf(d.websites.main)}/restore`, {}],
   ];

@@ -13,6 +13,8 @@ export type SiteConsole = {
   publishedAt: Date | null;
   draftAhead: boolean;
   timeZone: string;
+  /** Visitors' AI assistants may use the live site's /_api/mcp (the owner's switch). */
+  visitorAgents: boolean;
   pages: ConsolePage[];
 };
 
@@ -25,6 +27,7 @@ export async function siteConsole(ctx: SiteCtx): Promise<SiteConsole> {
       publishedRev: websites.publishedRev,
       draftRev: websites.draftRev,
       config: websites.config,
+      visitorAgents: websites.visitorAgents,
     })
     .from(websites)
     .where(eq(websites.id, ctx.website.id));
@@ -45,6 +48,7 @@ export async function siteConsole(ctx: SiteCtx): Promise<SiteConsole> {
     publishedAt: site!.publishedRev === null ? null : site!.publishedAt,
     draftAhead: site!.publishedRev === null || site!.draftRev !== site!.publishedRev,
     timeZone: timeZoneOf(site!.config),
+    visitorAgents: site!.visitorAgents,
     pages: rows.map((r) => ({ ...r, sections: sectionsOf.get(r.id) ?? 0 })),
   };
 }

@@ -5,6 +5,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { products, services, websites } from '../../db/schema.js';
+import { recordOwnerAction } from '../activity/owner.js';
+import type { SiteCtx } from '../context.js';
 import { money } from '../money.js';
 import { showsContactForm } from '../crm/contact-form.js';
 import { type SiteView, loadSiteView, pageAt, sitePathOf } from '../sites/view.js';
@@ -60,13 +62,17 @@ export async function visitorSite(db: Db, websiteId: string): Promise<VisitorSit
 }
 
 /** Switches the site's endpoint for visitors' assistants on or off; false when there is no such site. */
-export async function setVisitorAgents(db: Db, websiteId: string, on: boolean): Promise<boolean> {
-  const rows = await db
-    .update(websites)
-    .set({ visitorAgents: on })
-    .where(eq(websites.id, websiteId))
-    .returning({ id: websites.id });
-  return rows.length > 0;
+/**
+ * The owner's switch for visitors' assistants, called through the person gate (site.visitor_agents):
+ * off, the live site's /_api/mcp answers 404 and its pages stop linking to it.
+ */
+export async function setVisitorAgents(ctx: SiteCtx, on: boolean): Promise<void> {
+  await ctx.tx.update(websites).set({ visitorAgents: on }).where(eq(websites.id, ctx.website.id));
+  await recordOwnerAction(
+    ctx,
+    'visitor_agents',
+    on ? "Let visitors' AI assistants use the live site" : "Switched visitors' AI assistants off",
+  );
 }
 
 const visible = (page: SnapshotPage) => page.sections.filter((s) => !s.hidden);

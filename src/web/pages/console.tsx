@@ -18,6 +18,8 @@ const DONE: Record<string, string> = {
   unpublished: 'The site is offline. The draft is kept; publish it again whenever you like.',
   page_deleted: 'Deleted from the draft. The live site changes when you next publish.',
   restored: 'Restored. The site is back as it was, offline until you publish it.',
+  assistants_on: "Visitors' AI assistants can use the live site again.",
+  assistants_off: "Visitors' AI assistants are switched off: the site's /_api/mcp answers 404.",
 };
 
 const CSS = `
@@ -117,6 +119,22 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
             </tbody>
           </table>
         )}
+      </div>
+      <div class="card" id="assistants">
+        <h2 style="margin-top:0">Visitors' AI assistants</h2>
+        <p>
+          {p.site.visitorAgents
+            ? "On: while the site is live, a visitor's assistant can read it, see your public services and products, and send you a message or a booking request (as your forms can) at "
+            : "Off: the live site does not answer visitors' assistants at "}
+          <code>/_api/mcp</code>.
+        </p>
+        <form method="post" action={`${base}/visitor-agents`}>
+          <CsrfField csrf={p.csrf} />
+          <input type="hidden" name="on" value={p.site.visitorAgents ? '0' : '1'} />
+          <button type="submit" class={p.site.visitorAgents ? 'secondary' : ''} id="toggle-assistants">
+            {p.site.visitorAgents ? 'Switch off' : 'Switch on'}
+          </button>
+        </form>
       </div>
       <div class="card danger" id="delete-site">
         <h2 style="margin-top:0">Delete this site</h2>

@@ -7,6 +7,7 @@ import { asPerson } from '../../domain/as-person.js';
 import { deletePage } from '../../domain/pages/delete.js';
 import { siteConsole } from '../../domain/sites/console.js';
 import { deleteSite, restoreDeletedSite } from '../../domain/sites/delete.js';
+import { setVisitorAgents } from '../../domain/visitor-agent/site.js';
 import { notFound } from '../../kernel/errors.js';
 import {
   ownerPublish,
@@ -95,6 +96,15 @@ export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
     const id = c.req.param('websiteId');
     await ownerUnpublish(services, c.get('user')!.id, id);
     return c.redirect(`${consolePath(id)}?done=unpublished`, 303);
+  });
+
+  app.post(`${BASE}/visitor-agents`, async (c) => {
+    const id = c.req.param('websiteId');
+    const on = field(await c.req.parseBody(), 'on') === '1';
+    await asPerson(services, c.get('user')!.id, 'site.visitor_agents', id, (ctx) =>
+      setVisitorAgents(ctx, on),
+    );
+    return c.redirect(`${consolePath(id)}?done=${on ? 'assistants_on' : 'assistants_off'}`, 303);
   });
 
   app.post(`${BASE}/delete`, async (c) => {
