@@ -1,8 +1,9 @@
 // Which websites a signed-in user owns: the scope of every owner page (Developers settings, connect,
 // delivery tokens). Connections and pairings are owner-only (SPEC §5), so pages list only these.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { websiteMembers, websites } from '../db/schema.js';
+import { websites } from '../db/schema.js';
+import { ownedWebsiteIds } from '../gate/owners.js';
 
 export type OwnedWebsite = { id: string; name: string; companyId: string };
 
@@ -10,9 +11,6 @@ export async function ownedWebsites(db: Db, userId: string): Promise<OwnedWebsit
   return db
     .select({ id: websites.id, name: websites.name, companyId: websites.companyId })
     .from(websites)
-    .innerJoin(websiteMembers, eq(websiteMembers.websiteId, websites.id))
-    .where(
-      and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner'), isNull(websites.deletedAt)),
-    )
+    .where(and(inArray(websites.id, ownedWebsiteIds(db, userId)), isNull(websites.deletedAt)))
     .orderBy(websites.name);
 }

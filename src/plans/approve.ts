@@ -1,9 +1,10 @@
 // Owner approval in the signed-in web app (SPEC §3 row "pending → approved"): only the anchor site's
 // owner who is also the connection's creator may approve; any owner of the site may decline. Pending
 // plans are listed for the sites the user owns; expired ones are never shown or approvable.
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
+import { connections, pendingActions, websites } from '../db/schema.js';
+import { ownedWebsiteIds } from '../gate/owners.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 import type { SnapshotPage } from '../domain/sites/draft.js';
@@ -39,19 +40,12 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
     })
     .from(pendingActions)
     .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
-    .innerJoin(
-      websiteMembers,
-      and(
-        eq(websiteMembers.websiteId, pendingActions.websiteId),
-        eq(websiteMembers.userId, userId),
-        eq(websiteMembers.role, 'owner'),
-      ),
-    )
     .leftJoin(connections, eq(connections.id, pendingActions.connectionId))
     .where(
       and(
         eq(pendingActions.status, 'pending'),
         gt(pendingActions.expiresAt, now),
+        inArray(pendingActions.websiteId, ownedWebsiteIds(db, userId)),
         isNull(websites.deletedAt),
       ),
     )

@@ -1,9 +1,10 @@
 // What became of the plans of the websites a person owns (the approvals page beside the waiting ones):
 // approved, declined, expired, carried out, each with when and through which connection. Plans are
 // kept a while after they expire (PLAN_GC_GRACE_MS, src/plans/store.ts), then garbage-collected.
-import { and, desc, eq, isNull, or, lte, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, lte, ne } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { connections, pendingActions, websiteMembers, websites } from '../db/schema.js';
+import { connections, pendingActions, websites } from '../db/schema.js';
+import { ownedWebsiteIds } from '../gate/owners.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 
 export type PlanOutcome = 'approved' | 'declined' | 'expired' | 'carried_out';
@@ -46,17 +47,10 @@ export async function planHistory(db: Db, userId: string, now: Date): Promise<Pl
     })
     .from(pendingActions)
     .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
-    .innerJoin(
-      websiteMembers,
-      and(
-        eq(websiteMembers.websiteId, pendingActions.websiteId),
-        eq(websiteMembers.userId, userId),
-        eq(websiteMembers.role, 'owner'),
-      ),
-    )
     .leftJoin(connections, eq(connections.id, pendingActions.connectionId))
     .where(
       and(
+        inArray(pendingActions.websiteId, ownedWebsiteIds(db, userId)),
         isNull(websites.deletedAt),
         or(ne(pendingActions.status, 'pending'), lte(pendingActions.expiresAt, now)),
       ),

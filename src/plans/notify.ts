@@ -1,8 +1,9 @@
 // A new plan tells the owners of its site by email (through the outbox, in the plan's transaction):
 // what is asked, until when, and the approval link. Only when a mail server is configured: without one
 // the message could never leave, and the owner's home shows the waiting plan anyway.
-import { and, eq } from 'drizzle-orm';
-import { users, websiteMembers, websites } from '../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { websites } from '../db/schema.js';
+import { ownerEmails } from '../gate/owners.js';
 import type { SiteCtx } from '../domain/context.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 import { queueMail } from '../domain/mail/outbox.js';
@@ -17,11 +18,7 @@ export async function notifyOwnersOfPlan(
     .select({ name: websites.name, config: websites.config })
     .from(websites)
     .where(eq(websites.id, ctx.website.id));
-  const owners = await ctx.tx
-    .select({ email: users.email })
-    .from(websiteMembers)
-    .innerJoin(users, eq(users.id, websiteMembers.userId))
-    .where(and(eq(websiteMembers.websiteId, ctx.website.id), eq(websiteMembers.role, 'owner')));
+  const owners = await ownerEmails(ctx.tx, ctx.website.id);
   const deadline = new Intl.DateTimeFormat('en-GB', {
     timeZone: timeZoneOf(site?.config ?? {}),
     dateStyle: 'medium',

@@ -39,3 +39,11 @@ it('tool declarations import nothing but types from the gate', () => {
   const tools = files.filter((f) => f.rel.startsWith(path.join('mcp', 'tools')));
   expect(where(/^import\s+(?!type\b)[^;]*from\s+'[./]+gate\//m, tools)).toEqual([]);
 });
+
+it("a person's role on a website is decided only by the gate: no owner or role check written elsewhere", () => {
+  // The rules that are business rather than access (never remove a site's last owner; an invitation
+  // never grants owner) count roles of rows they already hold; none filters by a role in a query.
+  expect(where(/eq\(\s*websiteMembers\.role\s*,/)).toEqual([]);
+  expect(where(/website_members\.role\s*=|role\s*=\s*'owner'/)).toEqual([]);
+  expect(where(/eq\(\s*websiteMembers\.role\s*,/, files).length).toBeGreaterThan(0);
+});

@@ -6,7 +6,8 @@
 // about its other sites. The scope is decided here, from the viewer's id, never by the caller.
 import { type SQL, and, desc, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { activity, connections, websiteMembers, websites } from '../../db/schema.js';
+import { activity, connections, websites } from '../../db/schema.js';
+import { ownedWebsiteIds } from '../../gate/owners.js';
 import { ACTIVITY_RETENTION_DAYS } from './recorder.js';
 
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -22,10 +23,7 @@ export type ActivityFilter = {
 };
 
 export async function listActivity(db: Db, f: ActivityFilter, now: Date) {
-  const owned = db
-    .select({ id: websiteMembers.websiteId })
-    .from(websiteMembers)
-    .where(and(eq(websiteMembers.userId, f.viewerId), eq(websiteMembers.role, 'owner')));
+  const owned = ownedWebsiteIds(db, f.viewerId);
   const ownedConnections = db
     .select({ id: connections.id })
     .from(connections)

@@ -1,9 +1,5 @@
-// The owner hears about a new lead or booking request by email, through the outbox in the same
-// transaction as the record (DESIGN §2 Mail): one message per owner of the website. The visitor's
-// words go only into this message to the owner, as plain text; the subject names the website alone.
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { users, websiteMembers } from '../../db/schema.js';
+import { ownerEmails } from '../../gate/owners.js';
 import { queueMail } from '../mail/outbox.js';
 
 export type OwnerNotice = {
@@ -16,11 +12,7 @@ export type OwnerNotice = {
 
 /** Queues the notice to every owner of the website; returns the outbox ids to deliver after commit. */
 export async function notifyOwners(tx: Db, notice: OwnerNotice, now: Date): Promise<string[]> {
-  const owners = await tx
-    .select({ email: users.email })
-    .from(websiteMembers)
-    .innerJoin(users, eq(users.id, websiteMembers.userId))
-    .where(and(eq(websiteMembers.websiteId, notice.websiteId), eq(websiteMembers.role, 'owner')));
+  const owners = await ownerEmails(tx, notice.websiteId);
   const text = [
     ...notice.lines,
     '',

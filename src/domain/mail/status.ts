@@ -1,8 +1,9 @@
 // What the owner sees of outgoing mail (issue 10 item 6): the real state of each message of the sites
 // they own — queued, sending, sent, failed, uncertain — never "sent" before the mail server accepted it.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { desc, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { mailOutbox, websiteMembers, websites } from '../../db/schema.js';
+import { mailOutbox, websites } from '../../db/schema.js';
+import { ownedWebsiteIds } from '../../gate/owners.js';
 
 export type OutgoingMail = {
   id: string;
@@ -32,9 +33,8 @@ export const MAIL_STATE: Record<string, string> = {
 export async function outgoingMailOf(db: Db, userId: string, limit = 20): Promise<OutgoingMail[]> {
   const owned = await db
     .select({ id: websites.id, name: websites.name })
-    .from(websiteMembers)
-    .innerJoin(websites, eq(websites.id, websiteMembers.websiteId))
-    .where(and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner')));
+    .from(websites)
+    .where(inArray(websites.id, ownedWebsiteIds(db, userId)));
   if (owned.length === 0) return [];
   const names = new Map(owned.map((w) => [w.id, w.name]));
   const rows = await db

@@ -5,6 +5,7 @@
 // with every row it holds (its library assets' bytes go with the blob sweep, which removes blobs no
 // asset references).
 import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
+import { ownedWebsiteIds } from '../../gate/owners.js';
 import type { Db } from '../../db/client.js';
 import {
   analyticsEvents,
@@ -95,15 +96,7 @@ export async function deletedSitesOf(db: Db, userId: string): Promise<DeletedSit
   const rows = await db
     .select({ id: websites.id, name: websites.name, deletedAt: websites.deletedAt })
     .from(websites)
-    .innerJoin(
-      websiteMembers,
-      and(
-        eq(websiteMembers.websiteId, websites.id),
-        eq(websiteMembers.userId, userId),
-        eq(websiteMembers.role, 'owner'),
-      ),
-    )
-    .where(isNotNull(websites.deletedAt))
+    .where(and(inArray(websites.id, ownedWebsiteIds(db, userId)), isNotNull(websites.deletedAt)))
     .orderBy(websites.deletedAt);
   return rows.map((r) => ({ ...r, deletedAt: r.deletedAt!, purgeAt: purgeDateOf(r.deletedAt!) }));
 }

@@ -3,7 +3,8 @@
 // and the verified primary domain visitors use. Read-only.
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { domains, websiteMembers, websites } from '../../db/schema.js';
+import { domains, websites } from '../../db/schema.js';
+import { ownedWebsiteIds } from '../../gate/owners.js';
 import { timeZoneOf } from '../crm/booking-request.js';
 
 export type HomeSite = {
@@ -31,10 +32,7 @@ export async function ownerSites(db: Db, userId: string): Promise<HomeSite[]> {
       config: websites.config,
     })
     .from(websites)
-    .innerJoin(websiteMembers, eq(websiteMembers.websiteId, websites.id))
-    .where(
-      and(eq(websiteMembers.userId, userId), eq(websiteMembers.role, 'owner'), isNull(websites.deletedAt)),
-    )
+    .where(and(inArray(websites.id, ownedWebsiteIds(db, userId)), isNull(websites.deletedAt)))
     .orderBy(asc(websites.name), asc(websites.id));
   const hosts = rows.length
     ? await db
