@@ -18,7 +18,7 @@ import {
   textOf,
 } from './dom.js';
 import { type Draft, type GroupCtx, groupItems, groupSection } from './groups.js';
-import { type ConvertCtx, slugFor } from './page-ctx.js';
+import { type ConvertCtx, imageUrl, slugFor } from './page-ctx.js';
 
 export const BUTTON = 'a.btn, a[class*="button"], a[role="button"]';
 const REGION = new Set(['section', 'article', 'aside', 'header', 'main']);
@@ -54,17 +54,10 @@ export class Builder {
   }
 
   imageRef(img: Element): string | null {
-    const src = img.attribs.src ?? img.attribs['data-src'] ?? '';
-    if (!src || src.startsWith('data:')) return null;
-    try {
-      const abs = new URL(src, this.url);
-      if (abs.protocol !== 'http:' && abs.protocol !== 'https:') return null;
-      abs.hash = '';
-      this.images.push({ url: abs.href, alt: safeText(img.attribs.alt ?? '', 300) });
-      return this.ctx.assetRef(abs.href);
-    } catch {
-      return null;
-    }
+    const abs = imageUrl(img, this.url);
+    if (!abs) return null;
+    this.images.push({ url: abs, alt: safeText(img.attribs.alt ?? '', 300) });
+    return this.ctx.assetRef(abs);
   }
 
   background(el: Element): string | null {

@@ -12,7 +12,7 @@ import type { Element } from 'domhandler';
 import { Builder } from './builder.js';
 import { flowBlocks, removeHidden, safeMarkdown, safeText } from './dom.js';
 import { hero } from './hero.js';
-import { type ConvertCtx, type ConvertedPage, standaloneCtx } from './page-ctx.js';
+import { type ConvertCtx, type ConvertedPage, imageUrl, standaloneCtx } from './page-ctx.js';
 
 export { safeText } from './dom.js';
 export { type ConvertCtx, type ConvertedPage, mdUrl, slugFor, standaloneCtx } from './page-ctx.js';
@@ -20,6 +20,11 @@ export { type ConvertCtx, type ConvertedPage, mdUrl, slugFor, standaloneCtx } fr
 const BOOKING =
   /calendly\.com|acuityscheduling\.com|squareup\.com\/appointments|setmore\.com|simplybook\.me|fresha\.com|booksy\.com|opentable\.com|resy\.com|youcanbook\.me|tockhq\.com|cal\.com/i;
 const MAX_SECTIONS = 60;
+const IN_POPUP = 'in hidden content (a pop-up) that was not carried over.';
+const NOT_KEPT = 'in a part of the page that is not carried over (a post preview, a widget, the header bar).';
+/** A copyright notice and nothing else: "Copyright © Tidewater Notes 2026. All rights reserved." */
+const COPYRIGHT =
+  /^(?:copyright\s*)?(?:©|\(c\))\s*(?:copyright\s*)?[^.·|]{0,80}?\d{4}[^.·|]{0,60}?\.?(?:\s*all rights reserved\.?)?$|^copyright\b[^.·|]{0,80}\d{4}\.?$/i;
 
 export function convertPage(
   html: string | CheerioAPI,
@@ -56,12 +61,29 @@ export function convertPage(
   for (const host of embedHosts) {
     actions.push(`Re-add the embedded content from ${host} on ${path} (embeds are not carried over).`);
   }
+  // Every picture the page shows, to say which of them the new page does not (skippedAssets).
+  const pictures = () =>
+    new Set(
+      $('img')
+        .toArray()
+        .map((img) => imageUrl(img as Element, url))
+        .filter((u): u is string => u !== null),
+    );
+  const shown = pictures();
   const popups = removeHidden($);
+  const notHidden = pictures();
   if (popups.length) {
     actions.push(
       `${popups.length} pop-up(s) on ${path} were not carried over (${popups.slice(0, 6).join('; ')}): hidden content is not expanded. Add what you need from them as sections.`,
     );
   }
+  // A search box has nothing to carry over: the new site has no search.
+  $('form')
+    .filter((_, f) => $(f).find('textarea, input[type="email" i]').length === 0)
+    .filter(
+      (_, f) => $(f).find('input:not([type]), input[type="text" i], input[type="search" i]').length <= 1,
+    )
+    .remove();
   if ($('form').length) {
     actions.push(
       `Re-create the contact form that was on ${path} (a contact section with the standard form was added).`,
@@ -80,7 +102,22 @@ export function convertPage(
   const footers = $('footer')
     .toArray()
     .filter((f) => !$(f).parents('article, main, section, footer, blockquote, figure, aside').length);
-  const footerBlocks = footers.length ? flowBlocks($, footers.at(-1) as Element, ctx.link) : [];
+  // Its copyright notice is not kept: the service's own footer shows the site's name with ©.
+  const footerBlocks = (footers.length ? flowBlocks($, footers.at(-1) as Element, ctx.link) : [])
+    .map((block) =>
+      block
+        .split('\n')
+        .map((line) =>
+          line
+            .split(/\s+[·|]\s+/)
+            .filter((part) => !COPYRIGHT.test(part.trim()))
+            .join(' · '),
+        )
+        .filter((line) => line.trim())
+        .join('\n')
+        .trim(),
+    )
+    .filter(Boolean);
   for (const f of footers) $(f).remove();
   // The site's header bar (logo and menu) is rebuilt by the service's own header, like the menu.
   $('nav, [role="navigation"], .navbar').each((_, nav) => {
@@ -100,6 +137,10 @@ export function convertPage(
       content: { body: safeMarkdown(footerBlocks.join('\n\n'), 20_000) },
     });
   }
+  const kept = new Set(b.images.map((i) => i.url));
+  const unusedImages = [...shown]
+    .filter((u) => !kept.has(u))
+    .map((u) => ({ url: u, reason: notHidden.has(u) ? NOT_KEPT : IN_POPUP }));
   const unusedBackgrounds = [...ctx.backgrounds]
     .filter(([el, bgUrl]) => !b.usedBackgrounds.has(bgUrl) && $(el).closest('html').length > 0)
     .map(([, bgUrl]) => bgUrl);
@@ -115,5 +156,6 @@ export function convertPage(
     excerpt: b.excerpt,
     actions,
     unusedBackgrounds: [...new Set(unusedBackgrounds)],
+    unusedImages,
   };
 }

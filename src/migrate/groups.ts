@@ -16,6 +16,7 @@ import {
   safeText,
   tagOf,
   textOf,
+  DATE,
 } from './dom.js';
 
 export type Draft = { type: SectionType; content: Record<string, unknown>; identity?: string };
@@ -71,7 +72,14 @@ export function titleOf($: CheerioAPI, item: Element): Element | null {
     .find('[class*="heading"], [class*="title"], .card-header, [class*="name"]')
     .toArray()
     .find((e) => usable(e) && !$(e).find('[class*="heading"], [class*="title"], [class*="name"]').length);
-  return (byClass as Element | undefined) ?? null;
+  if (byClass) return byClass as Element;
+  // A heading drawn with Bootstrap's type classes (".h5", ".fw-bold"): the first short one.
+  const DRAWN = '.h1, .h2, .h3, .h4, .h5, .h6, [class*="fw-bold"]';
+  const drawn = $(item)
+    .find(DRAWN)
+    .toArray()
+    .find((e) => usable(e) && textOf($, e).length <= 80 && !$(e).find(DRAWN).length);
+  return (drawn as Element | undefined) ?? null;
 }
 
 /** The items of a group under `el`, in document order, or null when its children are not one. */
@@ -271,9 +279,28 @@ function postPreview(ctx: GroupCtx, item: Element): string {
   ];
   const sub = $(item).find('[class*="subtitle"], [class*="subheading"], .lead').first();
   if (sub.length && textOf($, sub[0]!)) lines.push(lineOf($, sub[0]!, ctx.link));
-  const meta = $(item).find('[class*="meta"], [class*="byline"], time').first();
+  let meta = $(item).find('[class*="meta"], [class*="byline"], time').first();
+  // A card's date line ("March 12, 2026 · 6 min read"), with the author beside it when there is one.
+  let sep = ' ';
+  if (!meta.length) {
+    sep = ' · ';
+    const dated = $(item)
+      .find('*')
+      .toArray()
+      .filter((e) => DATE.test(textOf($, e)) && !$(e).find('a[href]').length)
+      .at(-1);
+    const box = dated?.parent && dated.parent !== item ? dated.parent : dated;
+    if (box && isTag(box) && box.children.filter(isTag).length <= 3) meta = $(box);
+    else if (dated) meta = $(dated);
+  }
   if (meta.length && textOf($, meta[0]!))
-    lines.push(`*${lineOf($, meta[0]!, ctx.link).replace(/\n/g, ' ')}*`);
+    lines.push(`*${lineOf($, meta[0]!, ctx.link).replace(/\s*\n\s*/g, sep)}*`);
+  const badges = $(item)
+    .find('.badge, [class*="category"], [class*="tag"]')
+    .toArray()
+    .map((e) => safeText(textOf($, e), 60))
+    .filter(Boolean);
+  if (badges.length) lines.push(badges.join(' · '));
   const excerpt = $(item).find('p').not(meta).not(sub).not(meta.find('p')).first();
   if (excerpt.length && textOf($, excerpt[0]!)) lines.push(lineOf($, excerpt[0]!, ctx.link));
   const summary = excerpt.length ? textOf($, excerpt[0]!) : sub.length ? textOf($, sub[0]!) : '';

@@ -28,6 +28,7 @@ function isInside(el: AnyNode, tag: string): boolean {
   return false;
 }
 const BYLINE = '.meta, [class*="post-meta"], [class*="byline"]';
+const POSTED = /^(?:posted|published|written)\b/i;
 
 /** The masthead (or, without one, the page's first h1) becomes the hero. */
 export function hero(b: Builder): void {
@@ -71,7 +72,11 @@ export function hero(b: Builder): void {
     }
   } else {
     const next = $(heading).nextAll().first()[0] as Element | undefined;
-    if (next && b.ctx.isPost && ($(next).is(BYLINE) || $(next).find('time').length)) {
+    if (
+      next &&
+      b.ctx.isPost &&
+      ($(next).is(BYLINE) || $(next).find('time').length || POSTED.test(textOf($, next)))
+    ) {
       // A post's byline ("By Bea Carver · 14 March 2026") opens its body, in italics.
       b.byline = lineOf($, next, b.ctx.link).replace(/\n/g, ' ');
       used.push(next);
@@ -130,6 +135,8 @@ export function hero(b: Builder): void {
   b.emit({ type: 'hero', identity: 'hero', content });
   if (masthead) {
     b.skip.add(masthead);
+    // What the hero holds is not repeated below it (a button beside a second one shares their line).
+    for (const u of used) $(u).remove();
     const rest = flowBlocks($, masthead, b.ctx.link, new Set(used));
     if (rest.length)
       b.emit({

@@ -1,7 +1,7 @@
 // The conversion context of one page (how its links, post links and images are rewritten) and the
 // shape of a converted page; slugs and Markdown-safe link targets shared by the converter and the
 // site planner.
-import type { AnyNode } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { isSafeUrl } from '../domain/sections/types.js';
 import type { LinkFn } from './dom.js';
 import type { Draft } from './groups.js';
@@ -33,6 +33,8 @@ export type ConvertedPage = {
   actions: string[];
   /** Background images found on elements whose section type has no background. */
   unusedBackgrounds: string[];
+  /** Pictures of the page that no section shows, with the reason. */
+  unusedImages: Array<{ url: string; reason: string }>;
 };
 
 export function slugFor(path: string): string {
@@ -77,4 +79,18 @@ export function standaloneCtx(url: URL, assetRef: (u: string) => string): Conver
     backgrounds: new Map(),
     isPost: false,
   };
+}
+
+/** An <img>'s picture as an absolute http(s) address without fragment, or null. */
+export function imageUrl(img: Element, base: URL): string | null {
+  const src = img.attribs.src ?? img.attribs['data-src'] ?? '';
+  if (!src || src.startsWith('data:')) return null;
+  try {
+    const abs = new URL(src, base);
+    if (abs.protocol !== 'http:' && abs.protocol !== 'https:') return null;
+    abs.hash = '';
+    return abs.href;
+  } catch {
+    return null;
+  }
 }

@@ -7,6 +7,11 @@ import { safeText } from './dom.js';
 export type PlannedPage = {
   crawled: CrawledPage;
   isPost: boolean;
+  /**
+   * A page (not the home page) that lists the posts: the service generates the blog's index at
+   * /blog from the posts, so this page is not migrated as a page of its own; links to it lead there.
+   */
+  isBlogIndex: boolean;
   slug: string;
   /** Path on the new site: `/`, `/about`, `/blog/harbour-lights`. */
   path: string;
@@ -73,6 +78,7 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
     return {
       crawled: c,
       isPost,
+      isBlogIndex: false,
       slug,
       path: i === 0 ? '/' : `/${slug}`,
       keyPrefix: unique(i === 0 ? 'home' : source, prefixes),
@@ -81,6 +87,16 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
       previewOrder: previews.get(i) ?? Number.MAX_SAFE_INTEGER,
     };
   });
+  for (const [i, p] of pages.entries()) {
+    if (i === 0 || p.isPost) continue;
+    const posts = new Set(
+      p.crawled.signals.previews.map(indexOf).filter((j) => j !== undefined && pages[j]?.isPost),
+    );
+    if (posts.size >= 2) {
+      p.isBlogIndex = true;
+      p.path = '/blog';
+    }
+  }
   const pathByKey = new Map<string, string>();
   for (const p of pages) for (const k of p.crawled.keys) pathByKey.set(k, p.path);
   for (const u of failedUrls) {
