@@ -81,7 +81,19 @@ export function convertPage(
   $('form')
     .filter((_, f) => $(f).find('textarea, input[type="email" i]').length === 0)
     .filter(
-      (_, f) => $(f).find('input:not([type]), input[type="text" i], input[type="search" i]').length <= 1,
+      (_, f) =>
+        $(f).is('[role="search"]') ||
+        $(f).find('input[type="search" i], input[name="q"], input[name="s"]').length > 0 ||
+        /search/i.test(
+          $(f)
+            .find('input')
+            .toArray()
+            .map(
+              (x) =>
+                `${$(x).attr('name') ?? ''} ${$(x).attr('placeholder') ?? ''} ${$(x).attr('aria-label') ?? ''}`,
+            )
+            .join(' '),
+        ),
     )
     .remove();
   if ($('form').length) {
