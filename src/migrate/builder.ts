@@ -48,6 +48,13 @@ export class Builder {
       $,
       link: ctx.link,
       image: (img) => this.imageRef(img),
+      background: (el) => this.background(el),
+      hasBackground: (el) =>
+        this.ctx.backgrounds.has(el) ||
+        $(el)
+          .find('*')
+          .toArray()
+          .some((d) => this.ctx.backgrounds.has(d)),
       postPath: ctx.postPath,
       onPreview: ctx.onPreview,
     };
@@ -223,7 +230,19 @@ export class Builder {
     const next = this.$(wrapper).nextAll().first()[0] as Element | undefined;
     const caption = next && /caption/.test(classOf(next)) ? safeText(textOf(this.$, next), 300) : '';
     if (caption && next) this.skip.add(next);
-    return this.emitImage(img, ref, caption);
+    return this.emitImage(img, ref, caption || this.imageLink(img, wrapper));
+  }
+
+  /** A linked picture (an app-store badge) keeps its link as its caption, in its own words. */
+  private imageLink(img: Element, wrapper: Element): string {
+    const $ = this.$;
+    const a = ($(img).closest('a[href]')[0] ?? ($(wrapper).is('a[href]') ? wrapper : undefined)) as
+      | Element
+      | undefined;
+    const alt = safeText(img.attribs.alt ?? '', 200).replace(/[[\]]/g, '');
+    if (!a || !alt || alt === '...' || (a.attribs.href ?? '').trim().startsWith('#')) return '';
+    const to = this.ctx.link(a.attribs.href ?? '');
+    return to && alt.length + to.length + 4 <= 300 ? `[${alt}](${to})` : '';
   }
 
   private emitImage(img: Element, ref: string, caption: string): boolean {

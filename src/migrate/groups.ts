@@ -29,6 +29,9 @@ export type GroupCtx = {
   /** The new path of a blog post, when the href (resolved) is one. */
   postPath: (href: string) => string | null;
   onPreview?: (postPath: string, excerpt: string) => void;
+  /** The section reference of the background painted on an element or inside it, once used. */
+  background?: (el: Element) => string | null;
+  hasBackground?: (el: Element) => boolean;
 };
 
 // Sections and page landmarks are regions, never items of a group, even when they look alike.
@@ -128,7 +131,8 @@ function kindOf(ctx: GroupCtx, container: Element, items: Element[]): Kind {
     items.some((i) =>
       tokens(i).some((t) => /^(col|col-.+|card|feature.*|team.*|portfolio.*|service.*)$/.test(t)),
     ) ||
-    items.some((i) => $(i).find('img').length > 0);
+    items.some((i) => $(i).find('img').length > 0) ||
+    items.every((i) => ctx.hasBackground?.(i));
   return grid ? 'features' : 'stacked';
 }
 
@@ -137,7 +141,8 @@ const firstImage = (ctx: GroupCtx, item: Element) => {
     const ref = ctx.image(img as Element);
     if (ref) return ref;
   }
-  return null;
+  // A picture painted as the background of the item or of a part of it (a showcase row's photo).
+  return ctx.background?.(item) ?? null;
 };
 
 function bodyOf(ctx: GroupCtx, item: Element, skip: AnyNode[], max: number): string {

@@ -62,9 +62,11 @@ export function hero(b: Builder): void {
       .find((e) => e !== heading && !$(e).find(heading).length && textOf($, e)) as Element | undefined;
     if (!sub && !b.ctx.isPost)
       sub = $(masthead)
-        .find('p')
+        .find('p, h2, h3, h4')
         .toArray()
-        .find((e) => textOf($, e).length <= 300) as Element | undefined;
+        .find(
+          (e) => e !== heading && !$(e).find(heading).length && textOf($, e) && textOf($, e).length <= 300,
+        ) as Element | undefined;
     const meta = $(masthead).find(BYLINE).first()[0];
     if (meta && b.ctx.isPost) {
       b.byline = lineOf($, meta, b.ctx.link).replace(/\n/g, ' ');
