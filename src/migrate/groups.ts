@@ -215,7 +215,11 @@ export function groupSection(ctx: GroupCtx, container: Element, items: Element[]
             const features = $(i)
               .find('li')
               .toArray()
-              .map((li) => safeText(textOf($, li), 200))
+              .map((li) => {
+                // A plan's line keeps its link ("[SLA](/terms)") when it fits, else its words.
+                const md = lineOf($, li, ctx.link).replace(/\s*\n\s*/g, ' ');
+                return md.length <= 200 ? md : safeText(textOf($, li), 200);
+              })
               .filter(Boolean);
             // A button that mails someone cannot be a button here: its words stay, with the address.
             if (button.length && !url && /^mailto:/i.test(href))
