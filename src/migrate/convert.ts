@@ -11,6 +11,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { Builder } from './builder.js';
 import { flowBlocks, removeHidden, safeMarkdown, safeText } from './dom.js';
+import { SECTIONS_PER_PAGE, fitSections } from './fit.js';
 import { hero } from './hero.js';
 import { type ConvertCtx, type ConvertedPage, imageUrl, standaloneCtx } from './page-ctx.js';
 
@@ -19,7 +20,6 @@ export { type ConvertCtx, type ConvertedPage, mdUrl, slugFor, standaloneCtx } fr
 
 const BOOKING =
   /calendly\.com|acuityscheduling\.com|squareup\.com\/appointments|setmore\.com|simplybook\.me|fresha\.com|booksy\.com|opentable\.com|resy\.com|youcanbook\.me|tockhq\.com|cal\.com/i;
-const MAX_SECTIONS = 60;
 const IN_POPUP = 'in hidden content (a pop-up) that was not carried over.';
 const NOT_KEPT = 'in a part of the page that is not carried over (a post preview, a widget, the header bar).';
 /** A copyright notice and nothing else: "Copyright © Tidewater Notes 2026. All rights reserved." */
@@ -149,6 +149,12 @@ export function convertPage(
       content: { body: safeMarkdown(footerBlocks.join('\n\n'), 20_000) },
     });
   }
+  const cap = Math.min(ctx.sectionCap ?? SECTIONS_PER_PAGE, SECTIONS_PER_PAGE);
+  const fitted = fitSections(b.sections, cap);
+  if (fitted.dropped)
+    actions.push(
+      `${fitted.dropped} section(s) at the end of ${path} were left out: it may hold at most ${cap} in this import. Add what you need from them by hand, or split the page.`,
+    );
   const kept = new Set(b.images.map((i) => i.url));
   const unusedImages = [...shown]
     .filter((u) => !kept.has(u))
@@ -163,7 +169,7 @@ export function convertPage(
     seoDescription,
     siteName,
     themeColor,
-    sections: b.sections.slice(0, MAX_SECTIONS),
+    sections: fitted.sections,
     images: b.images,
     excerpt: b.excerpt,
     actions,

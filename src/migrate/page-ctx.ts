@@ -16,6 +16,8 @@ export type ConvertCtx = {
   onPreview?: (postPath: string, excerpt: string) => void;
   backgrounds: Map<AnyNode, string>;
   isPost: boolean;
+  /** Sections this page may hold: a page's cap, or a fair share of the whole import's. */
+  sectionCap?: number;
 };
 
 export type ConvertedPage = {

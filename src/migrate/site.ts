@@ -1,5 +1,5 @@
 import { isSafeUrl } from '../domain/sections/types.js';
-import type { PortableSiteV1 } from '../portable/schema.js';
+import { PORTABLE_CAPS, type PortableSiteV1 } from '../portable/schema.js';
 import { type ConvertCtx, type ConvertedPage, mdUrl, slugFor } from './convert.js';
 import { type CrawledPage, pageKey } from './crawler.js';
 import { safeText } from './dom.js';
@@ -146,6 +146,8 @@ export function pageCtx(
     assetRef,
     backgrounds,
     isPost: page.isPost,
+    // The import takes a bounded number of sections in all: each page may use its share of them.
+    sectionCap: Math.floor(PORTABLE_CAPS.sections / Math.max(1, plan.pages.length)),
     onPreview: (path, excerpt) => {
       if (!plan.previewExcerpts.has(path)) plan.previewExcerpts.set(path, excerpt);
     },
