@@ -92,7 +92,8 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
     const posts = new Set(
       p.crawled.signals.previews.map(indexOf).filter((j) => j !== undefined && pages[j]?.isPost),
     );
-    if (posts.size >= 2) {
+    // Two previews make an index; one is enough at /blog, where the page would hide the blog's index.
+    if (posts.size >= 2 || (posts.size === 1 && p.slug === 'blog')) {
       p.isBlogIndex = true;
       p.path = '/blog';
     }
