@@ -76,6 +76,8 @@ export function readSignals($: CheerioAPI, url: URL): PageSignals {
   };
 }
 
+/** Links only an index of posts has (a post's own article links are not among them). */
+const INDEX_LINKS = '[class*="post-preview"] a[href], [class*="post-card"] a[href]';
 const READ_MORE = /^(?:read more|continue reading|read (?:the )?(?:post|article|story))\b/i;
 
 /**
@@ -103,7 +105,10 @@ function cardPreviews($: CheerioAPI): AnyNode[] {
 function looksLikePost($: CheerioAPI): boolean {
   if ($('article').length > 1) return false; // a listing of articles is an index, not a post
   // A page that previews posts is their index, even when its previews carry post-meta lines.
-  if ($(PREVIEW_LINKS).length > 1 || cardPreviews($).length > 1) return false;
+  const listed = [...$(INDEX_LINKS).toArray(), ...cardPreviews($)]
+    .map((a) => ($(a).attr('href') ?? '').trim())
+    .filter((h) => h && !h.startsWith('#'));
+  if (new Set(listed).size > 1) return false;
   if (($('meta[property="og:type"]').attr('content') ?? '').toLowerCase() === 'article') return true;
   if ($('.post-heading, [class*="post-meta"], article time[datetime], header .meta').length > 0) return true;
   // One article opening with its own title and a "Posted on … by …" line (Bootstrap's blog post).

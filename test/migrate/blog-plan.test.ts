@@ -72,6 +72,20 @@ describe('the posts and their index', () => {
     ]);
   });
 
+  it('a post whose article links to other pages is still a post', () => {
+    const plan = planSite(
+      crawled([
+        ['/', `${NAV}<h1>Studio</h1>`],
+        [
+          '/notes/glaze.html',
+          `<article class="post"><h1>Glaze</h1><p class="post-meta">Posted on March 8, 2026</p><p>See <a href="/about.html">about</a> and <a href="/classes.html">classes</a>.</p></article>`,
+        ],
+      ]),
+      [],
+    );
+    expect(plan.pages[1]).toMatchObject({ isPost: true, isBlogIndex: false });
+  });
+
   it('a page that previews one post elsewhere than /blog stays a page', () => {
     const plan = planSite(
       crawled([
