@@ -10,6 +10,8 @@ export type PageSignals = {
   nav: Array<{ href: string; label: string }>;
   /** Links that preview a post: a blog index's post previews, or its articles' heading links. */
   previews: string[];
+  /** Dated cards with a title or "Read more" link, dead links ("#!") included: a template's blog index. */
+  previewCards: number;
   looksLikePost: boolean;
   brand: { name: string | null; logo: string | null };
   /** `<link rel=stylesheet>` addresses and inline `<style>` text, in document order. */
@@ -67,6 +69,7 @@ export function readSignals($: CheerioAPI, url: URL): PageSignals {
   return {
     nav,
     previews,
+    previewCards: new Set(cardPreviews($).map((a) => $(a).closest('[class*="card"], li')[0])).size,
     looksLikePost: looksLikePost($),
     brand: {
       name: safeText(brandEl.text(), 200) || safeText(brandEl.find('img').attr('alt') ?? '', 200) || null,

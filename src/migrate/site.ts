@@ -92,8 +92,10 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
     const posts = new Set(
       p.crawled.signals.previews.map(indexOf).filter((j) => j !== undefined && pages[j]?.isPost),
     );
-    // Two previews make an index; one is enough at /blog, where the page would hide the blog's index.
-    if (posts.size >= 2 || (posts.size === 1 && p.slug === 'blog')) {
+    // Two previews make an index; one is enough at /blog, where the page would hide the blog's index;
+    // so do two dated post cards whose links lead nowhere yet ("#!"), on a site that has posts.
+    const cards = p.crawled.signals.previewCards >= 2 && pages.some((x) => x.isPost);
+    if (posts.size >= 2 || (posts.size === 1 && p.slug === 'blog') || cards) {
       p.isBlogIndex = true;
       p.path = '/blog';
     }

@@ -72,6 +72,33 @@ describe('the posts and their index', () => {
     ]);
   });
 
+  it("a template's blog-home whose cards link nowhere yet is the index when the site has a post", () => {
+    const card = (title: string) =>
+      `<div class="card mb-4"><div class="card-body"><div class="small text-muted">January 1, 2026</div><h2 class="card-title">${title}</h2><a class="btn btn-primary" href="#!">Read more →</a></div></div>`;
+    const plan = planSite(
+      crawled([
+        ['/', `${NAV}<h1>Studio</h1><a href="blog-home.html">Blog</a><a href="blog-post.html">Post</a>`],
+        [
+          '/blog-home.html',
+          `<header><h1>Welcome to Blog Home!</h1></header>${card('Featured')}${card('Second')}`,
+        ],
+        ['/blog-post.html', POST('Welcome to Blog Post!')],
+      ]),
+      [],
+    );
+    expect(plan.pages[1]).toMatchObject({ isBlogIndex: true, path: '/blog' });
+    expect(plan.pages[2]).toMatchObject({ isPost: true });
+    // Without a post on the site, the same page is a page.
+    const alone = planSite(
+      crawled([
+        ['/', '<h1>Home</h1>'],
+        ['/blog-home.html', card('A') + card('B')],
+      ]),
+      [],
+    );
+    expect(alone.pages[1]).toMatchObject({ isBlogIndex: false, isPost: false });
+  });
+
   it('a post whose article links to other pages is still a post', () => {
     const plan = planSite(
       crawled([
