@@ -181,6 +181,7 @@ export class Builder {
       this.image(only, c);
       return;
     }
+    if (this.testimonial(c)) return;
     const items = groupItems($, c);
     if (items && !items.some((i) => groupItems($, i))) {
       this.group(c, items);
@@ -231,6 +232,32 @@ export class Builder {
     const caption = next && /caption/.test(classOf(next)) ? safeText(textOf(this.$, next), 300) : '';
     if (caption && next) this.skip.add(next);
     return this.emitImage(img, ref, caption || this.imageLink(img, wrapper));
+  }
+
+  /**
+   * One quote in quotation marks with its speaker under it (a template's testimonial band): a
+   * testimonial, whatever its classes. The speaker's photo is not carried over.
+   */
+  private testimonial(el: Element): boolean {
+    const $ = this.$;
+    const kids = el.children.filter(isTag);
+    if (kids.length < 2 || kids.length > 3) return false;
+    const quote = textOf($, kids[0]!);
+    if (!/^["“«].{10,600}["”»]$/s.test(quote) || $(kids[0]!).find('a[href], h1, h2, h3').length) return false;
+    const author = kids
+      .slice(1)
+      .map((k) => textOf($, k))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!author || author.length > 120 || $(el).find('a[href], h1, h2, h3, form').length) return false;
+    this.emitUnderHeading({
+      type: 'testimonials',
+      content: {
+        items: [{ quote: safeText(quote.slice(1, -1), 2000), author: safeText(author, 120) }],
+      },
+    });
+    return true;
   }
 
   /** A linked picture (an app-store badge) keeps its link as its caption, in its own words. */

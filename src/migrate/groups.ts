@@ -290,9 +290,8 @@ function postPreview(ctx: GroupCtx, item: Element): string {
   if (sub.length && textOf($, sub[0]!)) lines.push(lineOf($, sub[0]!, ctx.link));
   let meta = $(item).find('[class*="meta"], [class*="byline"], time').first();
   // A card's date line ("March 12, 2026 · 6 min read"), with the author beside it when there is one.
-  let sep = ' ';
+  let metaLine = meta.length ? lineOf($, meta[0]!, ctx.link).replace(/\s*\n\s*/g, ' ') : '';
   if (!meta.length) {
-    sep = ' · ';
     const dated = $(item)
       .find('*')
       .toArray()
@@ -301,9 +300,17 @@ function postPreview(ctx: GroupCtx, item: Element): string {
     const box = dated?.parent && dated.parent !== item ? dated.parent : dated;
     if (box && isTag(box) && box.children.filter(isTag).length <= 3) meta = $(box);
     else if (dated) meta = $(dated);
+    // Its parts side by side ("Ewan Pryce · March 12, 2026 · 6 min read").
+    const parts = meta.children().length ? meta.children().toArray() : meta.toArray();
+    metaLine = safeText(
+      parts
+        .map((e) => textOf($, e))
+        .filter(Boolean)
+        .join(' · '),
+      300,
+    );
   }
-  if (meta.length && textOf($, meta[0]!))
-    lines.push(`*${lineOf($, meta[0]!, ctx.link).replace(/\s*\n\s*/g, sep)}*`);
+  if (metaLine) lines.push(`*${metaLine}*`);
   const badges = $(item)
     .find('.badge, [class*="category"], [class*="tag"]')
     .toArray()
