@@ -21,6 +21,8 @@ export { type ConvertCtx, type ConvertedPage, mdUrl, slugFor, standaloneCtx } fr
 const BOOKING =
   /calendly\.com|acuityscheduling\.com|squareup\.com\/appointments|setmore\.com|simplybook\.me|fresha\.com|booksy\.com|opentable\.com|resy\.com|youcanbook\.me|tockhq\.com|cal\.com/i;
 const IN_POPUP = 'in hidden content (a pop-up) that was not carried over.';
+const NOT_KEPT_BACKGROUND =
+  'background of a part of the page that is not carried over (a pop-up, the header bar, the footer).';
 const NOT_KEPT = 'in a part of the page that is not carried over (a post preview, a widget, the header bar).';
 /** A copyright notice and nothing else: "Copyright © Tidewater Notes 2026. All rights reserved." */
 const COPYRIGHT =
@@ -159,9 +161,14 @@ export function convertPage(
   const unusedImages = [...shown]
     .filter((u) => !kept.has(u))
     .map((u) => ({ url: u, reason: notHidden.has(u) ? NOT_KEPT : IN_POPUP }));
-  const unusedBackgrounds = [...ctx.backgrounds]
-    .filter(([el, bgUrl]) => !b.usedBackgrounds.has(bgUrl) && $(el).closest('html').length > 0)
+  const unused = [...ctx.backgrounds].filter(([, bgUrl]) => !b.usedBackgrounds.has(bgUrl));
+  const unusedBackgrounds = unused
+    .filter(([el]) => $(el).closest('html').length > 0)
     .map(([, bgUrl]) => bgUrl);
+  // A background painted on a part that was taken out (a pop-up, the header bar, the footer).
+  for (const [el, bgUrl] of unused)
+    if (!$(el).closest('html').length && !unusedBackgrounds.includes(bgUrl))
+      unusedImages.push({ url: bgUrl, reason: NOT_KEPT_BACKGROUND });
   return {
     path,
     docTitle,

@@ -100,12 +100,15 @@ export async function migrateSite(
       forceKeys: input.forceKeys,
       authorizeTarget: deps.authorizeTarget,
     });
+    const imported = new Set(assetUrl.values());
+    const backgrounds = [...new Set(converted.flatMap((c) => c.unusedBackgrounds))].filter(
+      (u) => !imported.has(u),
+    );
+    // Each picture once: a fetch failure first, then a background with no place, then one not shown.
     const skippedAssets = [
       ...[...skipped].map((k) => ({ url: assetUrl.get(k)!, reason: reasons.get(k) ?? 'not imported.' })),
-      ...[...new Set(converted.flatMap((c) => c.unusedBackgrounds))]
-        .filter((u) => !assetUrl.has(u) && ![...assetUrl.values()].includes(u))
-        .map((url) => ({ url, reason: NO_BACKGROUND })),
-      ...notShown(converted, new Set(assetUrl.values())),
+      ...backgrounds.map((url) => ({ url, reason: NO_BACKGROUND })),
+      ...notShown(converted, new Set([...imported, ...backgrounds])),
     ].sort((a, b) => a.url.localeCompare(b.url));
     const failedPages = crawled.failed.map((f) => ({ url: f.url, reason: f.reason, detail: f.detail }));
     const actionsRequired = requiredActions(converted, crawled.pages, {
