@@ -196,7 +196,9 @@ export class Builder {
       this.line(lineOf($, c, this.ctx.link));
       return;
     }
-    const isRegion = REGION.has(tag) || Boolean(c.attribs.id);
+    // A section's own <header> (its heading and intro) opens that section rather than standing alone.
+    const ownHeader = tag === 'header' && this.regions.length > 0 && !c.attribs.id;
+    const isRegion = !ownHeader && (REGION.has(tag) || Boolean(c.attribs.id));
     if (!isRegion) {
       this.walk(c);
       return;

@@ -127,7 +127,9 @@ function kindOf(ctx: GroupCtx, container: Element, items: Element[]): Kind {
     return 'posts';
   const tokens = (e: Element) => (e.attribs.class ?? '').split(/\s+/);
   const grid =
-    tokens(container).some((t) => /^(row|grid|card-deck|columns|row-cols-.+)$/.test(t)) ||
+    tokens(container).some((t) =>
+      /^(row|grid|card-deck|columns|row-cols-.+|features?|services?|team|portfolio|projects?)$/.test(t),
+    ) ||
     items.some((i) =>
       tokens(i).some((t) => /^(col|col-.+|card|feature.*|team.*|portfolio.*|service.*)$/.test(t)),
     ) ||

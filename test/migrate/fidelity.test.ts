@@ -1,9 +1,9 @@
 // Migration a site owner would accept: fixture sites in the shapes real templates have (a Bootstrap
 // blog with mastheads and post previews, a one-page agency site with modals, a landing page with
 // testimonials, pricing and FAQ, a résumé, a multi-page business site with a blog and placeholder
-// images, a one-page site with many sections and a portfolio, a studio whose blog index is /blog/)
-// are migrated over the MCP client, read back through the tools and scored against facts declared
-// from their HTML (test/fixtures/facts.ts, facts-templates.ts). Each fixture must keep its in-text
+// images, three more one-page sites, a studio whose blog index is /blog/) are migrated over the MCP
+// client, read back through the tools and scored against facts declared from their HTML
+// (test/fixtures/facts.ts, facts-sites.ts, facts-onepage.ts). Each fixture must keep its in-text
 // links, be recognised as the blog it is (or is not), and report exactly the images that did not
 // come along; the mean over every fixture and score must be at least 0.95. The table is printed.
 // Then: what a single-site connection is told, and a re-sync that updates the same sections.
