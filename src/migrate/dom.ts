@@ -323,3 +323,7 @@ export function flowBlocks(
   visit(el);
   return out;
 }
+
+/** A date as post cards and bylines print it: "March 12, 2026", "14 March 2026", "2026-03-12". */
+export const DATE =
+  /\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d{4}-\d{2}-\d{2})\b/i;

@@ -16,6 +16,7 @@ import {
   safeText,
   tagOf,
   textOf,
+  DATE,
 } from './dom.js';
 
 export type Draft = { type: SectionType; content: Record<string, unknown>; identity?: string };
@@ -28,6 +29,9 @@ export type GroupCtx = {
   /** The new path of a blog post, when the href (resolved) is one. */
   postPath: (href: string) => string | null;
   onPreview?: (postPath: string, excerpt: string) => void;
+  /** The section reference of the background painted on an element or inside it, once used. */
+  background?: (el: Element) => string | null;
+  hasBackground?: (el: Element) => boolean;
 };
 
 // Sections and page landmarks are regions, never items of a group, even when they look alike.
@@ -71,7 +75,14 @@ export function titleOf($: CheerioAPI, item: Element): Element | null {
     .find('[class*="heading"], [class*="title"], .card-header, [class*="name"]')
     .toArray()
     .find((e) => usable(e) && !$(e).find('[class*="heading"], [class*="title"], [class*="name"]').length);
-  return (byClass as Element | undefined) ?? null;
+  if (byClass) return byClass as Element;
+  // A heading drawn with Bootstrap's type classes (".h5", ".fw-bold"): the first short one.
+  const DRAWN = '.h1, .h2, .h3, .h4, .h5, .h6, [class*="fw-bold"]';
+  const drawn = $(item)
+    .find(DRAWN)
+    .toArray()
+    .find((e) => usable(e) && textOf($, e).length <= 80 && !$(e).find(DRAWN).length);
+  return (drawn as Element | undefined) ?? null;
 }
 
 /** The items of a group under `el`, in document order, or null when its children are not one. */
@@ -116,11 +127,14 @@ function kindOf(ctx: GroupCtx, container: Element, items: Element[]): Kind {
     return 'posts';
   const tokens = (e: Element) => (e.attribs.class ?? '').split(/\s+/);
   const grid =
-    tokens(container).some((t) => /^(row|grid|card-deck|columns|row-cols-.+)$/.test(t)) ||
+    tokens(container).some((t) =>
+      /^(row|grid|card-deck|columns|row-cols-.+|features?|services?|team|portfolio|projects?)$/.test(t),
+    ) ||
     items.some((i) =>
       tokens(i).some((t) => /^(col|col-.+|card|feature.*|team.*|portfolio.*|service.*)$/.test(t)),
     ) ||
-    items.some((i) => $(i).find('img').length > 0);
+    items.some((i) => $(i).find('img').length > 0) ||
+    items.every((i) => ctx.hasBackground?.(i));
   return grid ? 'features' : 'stacked';
 }
 
@@ -129,7 +143,8 @@ const firstImage = (ctx: GroupCtx, item: Element) => {
     const ref = ctx.image(img as Element);
     if (ref) return ref;
   }
-  return null;
+  // A picture painted as the background of the item or of a part of it (a showcase row's photo).
+  return ctx.background?.(item) ?? null;
 };
 
 function bodyOf(ctx: GroupCtx, item: Element, skip: AnyNode[], max: number): string {
@@ -202,7 +217,11 @@ export function groupSection(ctx: GroupCtx, container: Element, items: Element[]
             const features = $(i)
               .find('li')
               .toArray()
-              .map((li) => safeText(textOf($, li), 200))
+              .map((li) => {
+                // A plan's line keeps its link ("[SLA](/terms)") when it fits, else its words.
+                const md = lineOf($, li, ctx.link).replace(/\s*\n\s*/g, ' ');
+                return md.length <= 200 ? md : safeText(textOf($, li), 200);
+              })
               .filter(Boolean);
             // A button that mails someone cannot be a button here: its words stay, with the address.
             if (button.length && !url && /^mailto:/i.test(href))
@@ -271,9 +290,35 @@ function postPreview(ctx: GroupCtx, item: Element): string {
   ];
   const sub = $(item).find('[class*="subtitle"], [class*="subheading"], .lead').first();
   if (sub.length && textOf($, sub[0]!)) lines.push(lineOf($, sub[0]!, ctx.link));
-  const meta = $(item).find('[class*="meta"], [class*="byline"], time').first();
-  if (meta.length && textOf($, meta[0]!))
-    lines.push(`*${lineOf($, meta[0]!, ctx.link).replace(/\n/g, ' ')}*`);
+  let meta = $(item).find('[class*="meta"], [class*="byline"], time').first();
+  // A card's date line ("March 12, 2026 · 6 min read"), with the author beside it when there is one.
+  let metaLine = meta.length ? lineOf($, meta[0]!, ctx.link).replace(/\s*\n\s*/g, ' ') : '';
+  if (!meta.length) {
+    const dated = $(item)
+      .find('*')
+      .toArray()
+      .filter((e) => DATE.test(textOf($, e)) && !$(e).find('a[href]').length)
+      .at(-1);
+    const box = dated?.parent && dated.parent !== item ? dated.parent : dated;
+    if (box && isTag(box) && box.children.filter(isTag).length <= 3) meta = $(box);
+    else if (dated) meta = $(dated);
+    // Its parts side by side ("Ewan Pryce · March 12, 2026 · 6 min read").
+    const parts = meta.children().length ? meta.children().toArray() : meta.toArray();
+    metaLine = safeText(
+      parts
+        .map((e) => textOf($, e))
+        .filter(Boolean)
+        .join(' · '),
+      300,
+    );
+  }
+  if (metaLine) lines.push(`*${metaLine}*`);
+  const badges = $(item)
+    .find('.badge, [class*="category"], [class*="tag"]')
+    .toArray()
+    .map((e) => safeText(textOf($, e), 60))
+    .filter(Boolean);
+  if (badges.length) lines.push(badges.join(' · '));
   const excerpt = $(item).find('p').not(meta).not(sub).not(meta.find('p')).first();
   if (excerpt.length && textOf($, excerpt[0]!)) lines.push(lineOf($, excerpt[0]!, ctx.link));
   const summary = excerpt.length ? textOf($, excerpt[0]!) : sub.length ? textOf($, sub[0]!) : '';

@@ -101,11 +101,15 @@ export async function migrateSite(
       authorizeTarget: deps.authorizeTarget,
       report: { pagesFetched: crawled.pages.length, pagesFailed: crawled.failed.length },
     });
+    const imported = new Set(assetUrl.values());
+    const backgrounds = [...new Set(converted.flatMap((c) => c.unusedBackgrounds))].filter(
+      (u) => !imported.has(u),
+    );
+    // Each picture once: a fetch failure first, then a background with no place, then one not shown.
     const skippedAssets = [
       ...[...skipped].map((k) => ({ url: assetUrl.get(k)!, reason: reasons.get(k) ?? 'not imported.' })),
-      ...[...new Set(converted.flatMap((c) => c.unusedBackgrounds))]
-        .filter((u) => !assetUrl.has(u) && ![...assetUrl.values()].includes(u))
-        .map((url) => ({ url, reason: NO_BACKGROUND })),
+      ...backgrounds.map((url) => ({ url, reason: NO_BACKGROUND })),
+      ...notShown(converted, new Set([...imported, ...backgrounds])),
     ].sort((a, b) => a.url.localeCompare(b.url));
     const failedPages = crawled.failed.map((f) => ({ url: f.url, reason: f.reason, detail: f.detail }));
     const actionsRequired = requiredActions(converted, crawled.pages, {
@@ -114,6 +118,10 @@ export async function migrateSite(
       dropped: invalid,
       unlinked: plan.unlinked,
     });
+    for (const p of plan.pages.filter((x) => x.isBlogIndex))
+      actionsRequired.push(
+        `${p.crawled.url.pathname} listed the posts: the blog's own index at /blog, which lists every post, takes its place, and links to it lead there. Its other words were not kept: add any you still need to a page.`,
+      );
     // A re-sync appends a section that is new upstream to the end of a page that already existed.
     if (result.merge?.inserted)
       actionsRequired.push(
@@ -132,6 +140,14 @@ export async function migrateSite(
   } finally {
     if (!deps.guard) await guard.close();
   }
+}
+
+/** Pictures no page shows and no asset holds, once each: the first page's reason is given. */
+function notShown(converted: readonly ConvertedPage[], imported: ReadonlySet<string>) {
+  const out = new Map<string, string>();
+  for (const c of converted)
+    for (const x of c.unusedImages) if (!imported.has(x.url) && !out.has(x.url)) out.set(x.url, x.reason);
+  return [...out].map(([url, reason]) => ({ url, reason }));
 }
 
 /** Sections left with nothing to show once skipped images are gone (a gallery of SVG logos). */
@@ -153,8 +169,10 @@ function buildSite(
 ): PortableSiteV1 {
   const home = converted[0];
   const name = plainName(plan.siteName ?? home?.siteName ?? home?.docTitle ?? 'Imported site');
+  // A page that listed the posts is rebuilt by the service as the blog's own index (/blog).
   const order = plan.pages
     .map((p, i) => ({ p, c: converted[i]!, i }))
+    .filter(({ p }) => !p.isBlogIndex)
     .sort((a, b) => {
       if (a.i === 0 || b.i === 0) return a.i === 0 ? -1 : 1;
       if (a.p.isPost !== b.p.isPost) return a.p.isPost ? 1 : -1;

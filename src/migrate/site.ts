@@ -1,5 +1,5 @@
 import { isSafeUrl } from '../domain/sections/types.js';
-import type { PortableSiteV1 } from '../portable/schema.js';
+import { PORTABLE_CAPS, type PortableSiteV1 } from '../portable/schema.js';
 import { type ConvertCtx, type ConvertedPage, mdUrl, slugFor } from './convert.js';
 import { type CrawledPage, pageKey } from './crawler.js';
 import { safeText } from './dom.js';
@@ -7,6 +7,11 @@ import { safeText } from './dom.js';
 export type PlannedPage = {
   crawled: CrawledPage;
   isPost: boolean;
+  /**
+   * A page (not the home page) that lists the posts: the service generates the blog's index at
+   * /blog from the posts, so this page is not migrated as a page of its own; links to it lead there.
+   */
+  isBlogIndex: boolean;
   slug: string;
   /** Path on the new site: `/`, `/about`, `/blog/harbour-lights`. */
   path: string;
@@ -73,6 +78,7 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
     return {
       crawled: c,
       isPost,
+      isBlogIndex: false,
       slug,
       path: i === 0 ? '/' : `/${slug}`,
       keyPrefix: unique(i === 0 ? 'home' : source, prefixes),
@@ -81,6 +87,19 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
       previewOrder: previews.get(i) ?? Number.MAX_SAFE_INTEGER,
     };
   });
+  for (const [i, p] of pages.entries()) {
+    if (i === 0 || p.isPost) continue;
+    const posts = new Set(
+      p.crawled.signals.previews.map(indexOf).filter((j) => j !== undefined && pages[j]?.isPost),
+    );
+    // Two previews make an index; one is enough at /blog, where the page would hide the blog's index;
+    // so do two dated post cards whose links lead nowhere yet ("#!"), on a site that has posts.
+    const cards = p.crawled.signals.previewCards >= 2 && pages.some((x) => x.isPost);
+    if (posts.size >= 2 || (posts.size === 1 && p.slug === 'blog') || cards) {
+      p.isBlogIndex = true;
+      p.path = '/blog';
+    }
+  }
   const pathByKey = new Map<string, string>();
   for (const p of pages) for (const k of p.crawled.keys) pathByKey.set(k, p.path);
   for (const u of failedUrls) {
@@ -130,6 +149,8 @@ export function pageCtx(
     assetRef,
     backgrounds,
     isPost: page.isPost,
+    // The import takes a bounded number of sections in all: each page may use its share of them.
+    sectionCap: Math.floor(PORTABLE_CAPS.sections / Math.max(1, plan.pages.length)),
     onPreview: (path, excerpt) => {
       if (!plan.previewExcerpts.has(path)) plan.previewExcerpts.set(path, excerpt);
     },
