@@ -91,6 +91,40 @@ describe('Developers settings', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
+    // The caller did send a token: the answer says it is no longer valid and where to make a new one,
+    // not "send a token", and keeps the challenge the MCP authorization spec requires.
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="/,
+    );
+    const developers = `${s.url}/settings/advanced/developers`;
+    expect(challenge).toContain(developers);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('revoked or replaced');
+    expect(body.error.message).toContain(developers);
+    expect(body.error.message).not.toContain('Authentication required');
+
+    // A token that never existed gets the very same answer: nothing tells the two apart.
+    const unknown = await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer sg_live_${'x'.repeat(32)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('www-authenticate')).toBe(challenge);
+    expect(await unknown.json()).toEqual(body);
+
+    // No token at all is still asked for one, without an error code (RFC 6750 §3.1).
+    const none = await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).not.toContain('error=');
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(
+      'Authentication required',
+    );
   });
 
   it('Activity: last 90 days, filters by connection and outcome, paginated', async () => {
