@@ -21,29 +21,67 @@ describe('Developers settings', () => {
   it('creates a workspace connection with ticked scopes; the token is shown once and works', async () => {
     const demo = await s.seed();
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    const db = s.sg.deps.services.db;
+    const named = () => db.select().from(connections).where(eq(connections.name, 'Workspace bot'));
     const r = await owner.post(`${PAGE}/connections`, {
       name: 'Workspace bot',
       websiteId: demo.websites.main,
       reach: 'workspace',
       scopes: ['content:write', 'crm:read'],
     });
-    expect(r.status).toBe(200);
-    const token = tokenIn(r.html)!;
+    // POST-redirect-GET: the POST makes the connection and redirects, the token is not in its body.
+    expect(r.status).toBe(303);
+    expect(r.location).toBe(PAGE);
+    expect(r.html).not.toContain('sg_live_');
+    expect(await named()).toHaveLength(1);
+
+    const shown = await owner.get(PAGE);
+    expect(shown.status).toBe(200);
+    const token = tokenIn(shown.html)!;
     expect(token).toMatch(/^sg_live_[0-9A-Za-z]{32}$/);
-    expect(r.html).toContain('mcp-remote');
-    expect(r.html).toContain(`${s.mcpUrl}`);
-    const [row] = await s.sg.deps.services.db
-      .select()
-      .from(connections)
-      .where(eq(connections.tokenPrefix, token.slice(0, 12)));
+    expect(shown.html).toContain('mcp-remote');
+    expect(shown.html).toContain(`${s.mcpUrl}`);
+    const [row] = await named();
     expect(row).toMatchObject({ reach: 'workspace', scopes: ['site:read', 'content:write', 'crm:read'] });
     expect(row!.tokenHash).not.toBe(token);
 
+    // A reload shows the prefix only and creates nothing.
     const again = await owner.get(PAGE);
     expect(again.html).not.toContain(token);
+    expect(again.html).not.toContain('id="token-value"');
     expect(again.html).toContain(`${token.slice(0, 12)}…`);
+    expect(await named()).toHaveLength(1);
     const sites = await s.call(token, 'list_sites');
     expect(sites.data?.sites).toHaveLength(2);
+  });
+
+  it('the sealed token is for the user who made it, and a tampered cookie shows nothing', async () => {
+    const demo = await s.seed();
+    const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    await owner.get(PAGE);
+    const res = await fetch(`${s.url}${PAGE}/connections`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: owner.cookies(),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ name: 'Sealed', websiteId: demo.websites.main, _csrf: owner.csrf() }),
+    });
+    expect(res.status).toBe(303);
+    const sealed = /sg_new_token=([^;]+)/.exec(res.headers.getSetCookie().join('\n'))![1]!;
+    expect(sealed).not.toContain('sg_live_');
+    // Another signed-in user replaying the cookie sees no token.
+    const editor = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);
+    const other = await fetch(`${s.url}${PAGE}`, {
+      headers: { cookie: `${editor.cookies()}; sg_new_token=${sealed}` },
+    });
+    expect(await other.text()).not.toContain('id="token-value"');
+    const flipped = `${sealed.slice(0, -2)}${sealed.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forged = await fetch(`${s.url}${PAGE}`, {
+      headers: { cookie: `${owner.cookies()}; sg_new_token=${flipped}` },
+    });
+    expect(await forged.text()).not.toContain('id="token-value"');
   });
 
   it('the default reach is this website and the default scopes are the table defaults', async () => {
@@ -170,8 +208,8 @@ describe('delivery tokens and the content API', () => {
     const demo = await s.seed();
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const r = await owner.post(`${PAGE}/delivery`, { websiteId: demo.websites.main });
-    expect(r.status).toBe(200);
-    const token = tokenIn(r.html)!;
+    expect(r.status).toBe(303);
+    const token = tokenIn((await owner.get(PAGE)).html)!;
     expect(token).toMatch(/^sg_dlv_[0-9A-Za-z]{32}$/);
     const get = (p: string, t = token) =>
       fetch(`${s.url}${p}`, { headers: { authorization: `Bearer ${t}` } });
