@@ -32,12 +32,16 @@ export type DevelopersProps = {
 
 const when = (d: Date | null) => (d ? <Time at={d} tz="UTC" /> : '—');
 
-// Phone widths: tables become stacked cards (layout.tsx `table.rt`), filters wrap.
+// Phone widths: tables become stacked cards (layout.tsx `table.rt`), filters wrap. Cells wrap between
+// words only: `overflow-wrap:anywhere` would let the table squeeze a column to a few letters and
+// break "Revoke" or a tool name mid-word; a word too long for any column scrolls inside its card.
 const CSS = `
 .filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}.filters label{flex:1 1 9rem;margin:0}
 details.revoke summary{display:inline-block;cursor:pointer;padding:.4rem .8rem;border:1px solid #b00020;border-radius:8px;color:#b00020;background:#fff}
 details.revoke[open] summary{margin-bottom:.4rem}details.revoke p{margin:.25rem 0;font-size:.9rem}
 button.danger{background:#b00020;border-color:#b00020}#new-token pre{white-space:pre-wrap;overflow-wrap:anywhere}
+td{overflow-wrap:break-word}td code,details.revoke summary{white-space:nowrap}
+.card:has(>table.rt){overflow-x:auto}
 `;
 
 const COPY_SCRIPT = `document.addEventListener('click',async(e)=>{const b=e.target.closest('[data-copy]');if(!b)return;
