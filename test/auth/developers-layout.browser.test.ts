@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 /** Every word of the tables' cells, buttons and summaries that the browser laid out over two lines. */
-export async function brokenWords(page: Page, scope = 'table'): Promise<string[]> {
+async function brokenWords(page: Page, scope = 'table'): Promise<string[]> {
   return page.evaluate((scope) => {
     const out: string[] = [];
     const els = document.querySelectorAll(`${scope} td, ${scope} th, ${scope} summary, ${scope} button`);
