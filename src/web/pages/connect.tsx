@@ -20,6 +20,8 @@ export type ConnectProps = {
   signIn?: PendingSignIn | null;
   pending: PendingSignIn[];
   message?: { kind: 'ok' | 'error'; text: string };
+  /** The person's time zone (personTimeZone): the same as on their home page. */
+  timeZone: string;
 };
 
 export function ConnectPage(p: ConnectProps) {
@@ -136,7 +138,7 @@ function OAuthSection(p: ConnectProps) {
           <div class="card" data-pending-client={s.clientId}>
             <p>
               <ClientName s={s} /> signed in as you{s.email ? ` (${s.email})` : ''} at{' '}
-              <Time at={s.createdAt} tz="UTC" />.
+              <Time at={s.createdAt} tz={p.timeZone} />.
             </p>
             {form(s.clientId)}
           </div>

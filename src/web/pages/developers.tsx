@@ -28,9 +28,11 @@ export type DevelopersProps = {
     snippets: Array<{ client: string; json: string }>;
   };
   message?: { kind: 'ok' | 'error'; text: string };
+  /** The person's time zone (personTimeZone): the same as on their home page. */
+  timeZone: string;
 };
 
-const when = (d: Date | null) => (d ? <Time at={d} tz="UTC" /> : '—');
+const whenIn = (tz: string) => (d: Date | null) => (d ? <Time at={d} tz={tz} /> : '—');
 
 // Phone widths: tables become stacked cards (layout.tsx `table.rt`), filters wrap. Cells wrap between
 // words only: `overflow-wrap:anywhere` would let the table squeeze a column to a few letters and
@@ -48,6 +50,7 @@ const COPY_SCRIPT = `document.addEventListener('click',async(e)=>{const b=e.targ
 const t=document.getElementById(b.dataset.copy).textContent;await navigator.clipboard.writeText(t);b.textContent='Copied';});`;
 
 export function DevelopersPage(p: DevelopersProps) {
+  const when = whenIn(p.timeZone);
   const siteName = new Map(p.sites.map((s) => [s.id, s.name]));
   return (
     <Layout title="Developers" user={p.user} csrf={p.csrf} css={CSS}>
@@ -158,6 +161,7 @@ function CreatedToken(props: { created: NonNullable<DevelopersProps['created']> 
 }
 
 function Delivery(p: DevelopersProps & { siteName: Map<string, string> }) {
+  const when = whenIn(p.timeZone);
   return (
     <div class="card">
       <h2>Delivery tokens (read-only published content)</h2>
@@ -220,6 +224,7 @@ function SiteAndReachless(props: { sites: OwnedWebsite[] }) {
 }
 
 function ActivityCard(p: DevelopersProps) {
+  const when = whenIn(p.timeZone);
   const names = new Map(p.connections.map((c) => [c.id, c.name]));
   const qs = (extra: Record<string, string | number | undefined>) => {
     const q = new URLSearchParams();

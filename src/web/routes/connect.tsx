@@ -3,6 +3,7 @@
 import type { Context, Hono } from 'hono';
 import { bindOAuthClient, pendingSignInByCode, pendingSignIns } from '../../auth/oauth/binding.js';
 import { ownedWebsites } from '../../auth/owner.js';
+import { ownerTimeZone } from '../../domain/sites/owner-home.js';
 import { approvePairing, declinePairing, pendingPairingByUserCode } from '../../auth/pairing.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
@@ -22,12 +23,20 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
     status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
   ) => {
     const user = c.get('user')!;
-    const [sites, pending] = await Promise.all([
+    const [sites, pending, timeZone] = await Promise.all([
       ownedWebsites(db, user.id),
       pendingSignIns(db, user.id, clock()),
+      ownerTimeZone(db, user.id),
     ]);
     return c.html(
-      <ConnectPage user={user} csrf={c.get('csrf')} sites={sites} pending={pending} {...extra} />,
+      <ConnectPage
+        user={user}
+        csrf={c.get('csrf')}
+        sites={sites}
+        pending={pending}
+        timeZone={timeZone}
+        {...extra}
+      />,
       status,
     );
   };

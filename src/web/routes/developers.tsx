@@ -6,6 +6,7 @@ import { createConnection, listConnections, revokeConnection } from '../../auth/
 import { delegationKey } from '../../auth/oauth/delegation.js';
 import { createDeliveryToken, listDeliveryTokens, revokeDeliveryToken } from '../../auth/delivery.js';
 import { ownedWebsites } from '../../auth/owner.js';
+import { ownerTimeZone } from '../../domain/sites/owner-home.js';
 import { listActivity } from '../../domain/activity/list.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
@@ -61,6 +62,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
         deliveryTokens={await listDeliveryTokens(db, [...siteIds])}
         activity={activity}
         filter={{ connectionId, outcome }}
+        timeZone={await ownerTimeZone(db, user.id)}
         {...extra}
       />,
       status,
