@@ -38,6 +38,12 @@ describe('the owner app not-found page', () => {
     }
   });
 
+  it('a published site under /sites/ keeps its own 404', async () => {
+    const r = await fetch(`${s.url}/sites/${s.demo.websites.main}/no-such-page`);
+    expect(r.status).toBe(404);
+    expect(await r.text()).not.toContain('Go to Sitegate home');
+  });
+
   it('a host that is not BASE_URL’s keeps the published-site 404', async () => {
     const u = new URL(s.url);
     const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
