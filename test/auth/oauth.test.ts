@@ -200,7 +200,13 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(await mcpStatus(await sign(claims({ aud: [s.mcpUrl.replace('/api/mcp', '/other')] })))).toBe(401);
     expect(await mcpStatus(await sign(claims({ iss: 'http://127.0.0.1:2' })))).toBe(401);
     const past = Math.floor(Date.now() / 1000) - 600;
-    expect(await mcpStatus(await sign(claims({ iat: past, exp: past + 60 })))).toBe(401);
+    const expired = await sign(claims({ iat: past, exp: past + 60 }));
+    expect(await mcpStatus(expired)).toBe(401);
+    // An access token that was sent is told it is not valid (RFC 6750 §3.1), not asked for a token.
+    const answer = await postMcp(s.mcpUrl, expired);
+    expect(answer.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]*sign in again[^"]*", resource_metadata="/,
+    );
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const other = { ...(await exportJWK(privateKey)), kid: jwks.keys[0]!.kid };
     expect(await mcpStatus(await sign(claims(), other))).toBe(401);
