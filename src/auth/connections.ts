@@ -117,6 +117,20 @@ export async function callerForToken(db: Db, token: string): Promise<Caller | nu
   return found ? callerOf(found.row, 'token', found.version) : null;
 }
 
+/**
+ * Revokes the one connection a plaintext API token belongs to, asked by the token itself (the
+ * CLI's `logout --revoke`): holding the token is the authority to end it and nothing else. False
+ * when the token names no live connection; nothing is written then.
+ */
+export async function revokeOwnConnection(db: Db, token: string, now: Date): Promise<boolean> {
+  const revoked = await db
+    .update(connections)
+    .set({ revokedAt: now })
+    .where(and(eq(connections.tokenHash, sha256Hex(token)), isNull(connections.revokedAt)))
+    .returning({ id: connections.id });
+  return revoked.length === 1;
+}
+
 /** The live connection with this id, or null if revoked or absent (used by OAuth delegations). */
 export async function callerForConnectionId(db: Db, id: string): Promise<Caller | null> {
   const [row] = await db

@@ -56,9 +56,10 @@ const addClientCommands: AddCommand = (program) => {
     .action(run(async (opts: { url?: string }) => (await remote()).whoamiCommand(opts)));
   program
     .command('logout')
-    .description('Forget the stored token (revoke it on the Developers page to end its access).')
+    .description('Forget the stored token; with --revoke, end its connection on the server first.')
     .option('--url <base>', 'server (default: the last paired one)')
-    .action(run(async (opts: { url?: string }) => (await remote()).logoutCommand(opts)));
+    .option('--revoke', 'revoke the connection on the server, then forget the token')
+    .action(run(async (opts: { url?: string; revoke?: boolean }) => (await remote()).logoutCommand(opts)));
 };
 
 const addIdp: AddCommand = (program) => {

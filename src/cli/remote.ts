@@ -1,4 +1,4 @@
-// `sitegate tools | call | whoami | logout`: the paired CLI speaks MCP with the SDK's Client over
+// `sitegate tools | call | whoami | logout [--revoke]`: the paired CLI speaks MCP with the SDK's Client over
 // Streamable HTTP (SPEC §5: no second API), negotiating the newest revision the server speaks.
 // `call` prints the envelope and exits 1 on ok:false.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -74,11 +74,38 @@ export async function whoamiCommand(opts: { url?: string }): Promise<number> {
   return sites?.ok ? 0 : 1;
 }
 
-export async function logoutCommand(opts: { url?: string }): Promise<number> {
+export async function logoutCommand(opts: { url?: string; revoke?: boolean }): Promise<number> {
+  if (opts.revoke) {
+    const c = readCredential(opts.url);
+    if (!c) {
+      process.stdout.write('Not paired.\n');
+      return 0;
+    }
+    // Revoked on the server first: the token is forgotten only once it no longer works there, so a
+    // failed revoke leaves it stored for another try. 401 means it was already revoked or replaced.
+    const res = await fetch(`${c.url}/v1/cli/revoke`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${c.token}` },
+    }).catch((err: Error) => {
+      throw new CliError(
+        `Could not reach ${c.url} to revoke the token (${err.message}). It is still stored.`,
+      );
+    });
+    if (res.status !== 204 && res.status !== 401) {
+      throw new CliError(`${c.url} answered ${res.status} to the revoke; the token is still stored.`);
+    }
+    forgetCredential(c.url);
+    process.stdout.write(
+      res.status === 204
+        ? `Revoked the connection and forgot the token for ${c.url}.\n`
+        : `The token for ${c.url} was already revoked or replaced; forgot it.\n`,
+    );
+    return 0;
+  }
   const c = forgetCredential(opts.url);
   process.stdout.write(
     c
-      ? `Forgot the token for ${c.url}. Revoke the connection on the Developers page to end its access.\n`
+      ? `Forgot the token for ${c.url}. It still works until revoked: use logout --revoke, or revoke the connection on the Developers page.\n`
       : 'Not paired.\n',
   );
   return 0;

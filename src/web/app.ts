@@ -10,6 +10,7 @@ import { mountOps, requestContext } from './routes/ops.js';
 import { currentRequestId } from '../ops/request-context.js';
 import { setAnswerHeader } from './answer-headers.js';
 import { customDomainSites } from './routes/site.js';
+import { NotFoundPage } from './pages/not-found.js';
 import { type WebEnv, cookiePolicy, csrfGuard, sessionMiddleware } from './session.js';
 import { Refusal } from '../kernel/errors.js';
 import { refusalPage } from './refusal.js';
@@ -50,6 +51,16 @@ export function createApp(deps: AppDeps): Hono {
     throw err;
   });
   app.route('/', web);
+  // A path of BASE_URL's host that matches no route: machine routes answer JSON, pages the app's
+  // own not-found page (custom domains never get here: they answer as their published site).
+  app.notFound((c) => {
+    const p = c.req.path;
+    if (p.startsWith('/api/') || p.startsWith('/v1/') || p.startsWith('/.well-known/')) {
+      return c.json({ error: 'not_found', message: 'No such endpoint.' }, 404);
+    }
+    const vars = c as unknown as { get(k: 'user'): WebEnv['Variables']['user']; get(k: 'csrf'): string };
+    return c.html(NotFoundPage({ user: vars.get('user') ?? null, csrf: vars.get('csrf') ?? '' }), 404);
+  });
   app.onError((err, c) => {
     deps.services.log.error({ err, path: c.req.path }, 'request failed');
     return c.text(`Something went wrong. Nothing was changed. Request id: ${currentRequestId() ?? '-'}`, 500);

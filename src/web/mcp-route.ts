@@ -56,11 +56,18 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   // The scopes a client should ask for: all of them. The owner still unticks any on the connect page,
   // and the binding, not the token, is the ceiling of what the client may do (SPEC §5 rule 4).
   const challenge = `scope="${SCOPES.join(' ')}"`;
-  const unauthorized = (c: Context, error?: string) => {
+  // A token that was sent but names no one: the caller did authenticate, so "send a token" would
+  // mislead. RFC 6750 §3.1 `invalid_token` with a description, and the same words in the JSON-RPC
+  // body. A never-valid token and a revoked one get the same words: the answer must not reveal
+  // whether a token ever existed. The description is ASCII without quotes (RFC 6750 §3 grammar).
+  const invalidApiToken = `This token is not valid: it may have been revoked or replaced. Make a new one at ${config.baseUrl}/settings/advanced/developers`;
+  const invalidAccessToken = 'This access token is not valid or has expired: sign in again.';
+  const unauthorized = (c: Context, invalid?: string) => {
     const parts = [`resource_metadata="${metadataUrl(config.baseUrl)}"`, challenge];
-    if (error) parts.unshift(`error="${error}"`);
+    if (invalid) parts.unshift('error="invalid_token"', `error_description="${invalid}"`);
     c.header('WWW-Authenticate', `Bearer ${parts.join(', ')}`);
-    return c.json(rpcError(-32001, 'Authentication required: send Authorization: Bearer <token>.'), 401);
+    const message = invalid ?? 'Authentication required: send Authorization: Bearer <token>.';
+    return c.json(rpcError(-32001, message), 401);
   };
 
   /** The principal a bearer token names, or null when it names none (401). */
@@ -103,7 +110,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
       deps.services.log.error({ err }, 'authentication failed');
       return failedAtEdge(c.req.raw, currentRequestId() ?? '-');
     }
-    if (!principal) return unauthorized(c, 'invalid_token');
+    if (!principal) return unauthorized(c, looksLikeApiToken(m[1]!) ? invalidApiToken : invalidAccessToken);
     if ('limited' in principal) {
       c.header('Retry-After', String(principal.limited));
       return c.json(rpcError(-32000, `Too many requests; retry in ${principal.limited} s.`), 429);

@@ -33,15 +33,18 @@ it('creates a connection, copies the token once, revokes it; the token then gets
   await page.click('text=Create connection');
   const token = (await page.textContent('#token-value'))!.trim();
   expect(token).toMatch(/^sg_live_[0-9A-Za-z]{32}$/);
+  expect(new URL(page.url()).pathname).toBe('/settings/advanced/developers');
   await page.click('text=Copy token');
   await page.waitForSelector('text=Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   expect(await mcpStatus(token)).toBe(200);
 
-  // Shown once: a fresh load lists the connection by its prefix only.
-  await page.goto(`${s.url}/settings/advanced/developers`);
+  // Shown once: a reload neither shows the token again nor creates a second connection.
+  await page.reload();
   expect(await page.content()).not.toContain(token);
+  expect(await page.locator('#token-value').count()).toBe(0);
   const row = page.locator('#connections tr', { hasText: 'Browser bot' });
+  expect(await row.count()).toBe(1);
   await expect(row.textContent()).resolves.toContain('publish');
   // Revoking asks first, then says it worked.
   await row.locator('summary', { hasText: 'Revoke' }).click();

@@ -21,29 +21,67 @@ describe('Developers settings', () => {
   it('creates a workspace connection with ticked scopes; the token is shown once and works', async () => {
     const demo = await s.seed();
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    const db = s.sg.deps.services.db;
+    const named = () => db.select().from(connections).where(eq(connections.name, 'Workspace bot'));
     const r = await owner.post(`${PAGE}/connections`, {
       name: 'Workspace bot',
       websiteId: demo.websites.main,
       reach: 'workspace',
       scopes: ['content:write', 'crm:read'],
     });
-    expect(r.status).toBe(200);
-    const token = tokenIn(r.html)!;
+    // POST-redirect-GET: the POST makes the connection and redirects, the token is not in its body.
+    expect(r.status).toBe(303);
+    expect(r.location).toBe(PAGE);
+    expect(r.html).not.toContain('sg_live_');
+    expect(await named()).toHaveLength(1);
+
+    const shown = await owner.get(PAGE);
+    expect(shown.status).toBe(200);
+    const token = tokenIn(shown.html)!;
     expect(token).toMatch(/^sg_live_[0-9A-Za-z]{32}$/);
-    expect(r.html).toContain('mcp-remote');
-    expect(r.html).toContain(`${s.mcpUrl}`);
-    const [row] = await s.sg.deps.services.db
-      .select()
-      .from(connections)
-      .where(eq(connections.tokenPrefix, token.slice(0, 12)));
+    expect(shown.html).toContain('mcp-remote');
+    expect(shown.html).toContain(`${s.mcpUrl}`);
+    const [row] = await named();
     expect(row).toMatchObject({ reach: 'workspace', scopes: ['site:read', 'content:write', 'crm:read'] });
     expect(row!.tokenHash).not.toBe(token);
 
+    // A reload shows the prefix only and creates nothing.
     const again = await owner.get(PAGE);
     expect(again.html).not.toContain(token);
+    expect(again.html).not.toContain('id="token-value"');
     expect(again.html).toContain(`${token.slice(0, 12)}…`);
+    expect(await named()).toHaveLength(1);
     const sites = await s.call(token, 'list_sites');
     expect(sites.data?.sites).toHaveLength(2);
+  });
+
+  it('the sealed token is for the user who made it, and a tampered cookie shows nothing', async () => {
+    const demo = await s.seed();
+    const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    await owner.get(PAGE);
+    const res = await fetch(`${s.url}${PAGE}/connections`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: owner.cookies(),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ name: 'Sealed', websiteId: demo.websites.main, _csrf: owner.csrf() }),
+    });
+    expect(res.status).toBe(303);
+    const sealed = /sg_new_token=([^;]+)/.exec(res.headers.getSetCookie().join('\n'))![1]!;
+    expect(sealed).not.toContain('sg_live_');
+    // Another signed-in user replaying the cookie sees no token.
+    const editor = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);
+    const other = await fetch(`${s.url}${PAGE}`, {
+      headers: { cookie: `${editor.cookies()}; sg_new_token=${sealed}` },
+    });
+    expect(await other.text()).not.toContain('id="token-value"');
+    const flipped = `${sealed.slice(0, -2)}${sealed.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forged = await fetch(`${s.url}${PAGE}`, {
+      headers: { cookie: `${owner.cookies()}; sg_new_token=${flipped}` },
+    });
+    expect(await forged.text()).not.toContain('id="token-value"');
   });
 
   it('the default reach is this website and the default scopes are the table defaults', async () => {
@@ -91,6 +129,40 @@ describe('Developers settings', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
+    // The caller did send a token: the answer says it is no longer valid and where to make a new one,
+    // not "send a token", and keeps the challenge the MCP authorization spec requires.
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="/,
+    );
+    const developers = `${s.url}/settings/advanced/developers`;
+    expect(challenge).toContain(developers);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('revoked or replaced');
+    expect(body.error.message).toContain(developers);
+    expect(body.error.message).not.toContain('Authentication required');
+
+    // A token that never existed gets the very same answer: nothing tells the two apart.
+    const unknown = await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer sg_live_${'x'.repeat(32)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('www-authenticate')).toBe(challenge);
+    expect(await unknown.json()).toEqual(body);
+
+    // No token at all is still asked for one, without an error code (RFC 6750 §3.1).
+    const none = await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).not.toContain('error=');
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(
+      'Authentication required',
+    );
   });
 
   it('Activity: last 90 days, filters by connection and outcome, paginated', async () => {
@@ -136,8 +208,8 @@ describe('delivery tokens and the content API', () => {
     const demo = await s.seed();
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const r = await owner.post(`${PAGE}/delivery`, { websiteId: demo.websites.main });
-    expect(r.status).toBe(200);
-    const token = tokenIn(r.html)!;
+    expect(r.status).toBe(303);
+    const token = tokenIn((await owner.get(PAGE)).html)!;
     expect(token).toMatch(/^sg_dlv_[0-9A-Za-z]{32}$/);
     const get = (p: string, t = token) =>
       fetch(`${s.url}${p}`, { headers: { authorization: `Bearer ${t}` } });

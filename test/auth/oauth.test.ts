@@ -27,6 +27,8 @@ let provider: MemoryOAuthProvider;
 let accessToken: string;
 let clientId: string;
 let connectionId: string;
+/** The connect code the owner's own unbound sign-in showed. */
+let ownCode: string;
 
 beforeAll(async () => {
   // Sitegate listens first (it finds the issuer's keys lazily), so the identity provider's own
@@ -72,7 +74,14 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(authUrl.searchParams.get('resource')).toBe(s.mcpUrl);
     clientId = provider.clientInformation()!.client_id;
 
-    const code = await signInAndConsent(authUrl, demo.users.owner.email, demo.users.owner.password);
+    const pages: string[] = [];
+    const code = await signInAndConsent(authUrl, demo.users.owner.email, demo.users.owner.password, pages);
+    // The identity provider names the client by its registered name, its random id only as a detail.
+    expect(pages.length).toBeGreaterThan(0);
+    for (const html of pages) {
+      expect(html).toContain('<strong>Sitegate OAuth test client</strong>');
+      expect(html).toContain(`(client id ${clientId})`);
+    }
     const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
     await transport.finishAuth(code);
     accessToken = provider.tokens()!.access_token;
@@ -91,6 +100,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     const error = (first.structuredContent as { error: { code: string; message: string } }).error;
     expect(error.code).toBe('not_connected');
     expect(error.message).toMatch(new RegExp(`${s.url}/dashboard/connect\\?code=[A-Z2-9]{4}-[A-Z2-9]{4}`));
+    ownCode = /code=([A-Z2-9]{4}-[A-Z2-9]{4})/.exec(error.message)![1]!;
     await unbound.close();
     const bound = await s.sg.deps.services.db
       .select()
@@ -103,6 +113,11 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
     const page = await owner.get('/dashboard/connect');
     expect(page.html).toContain(`data-pending-client="${clientId}"`);
+    // Looked up by its code, the same sign-in is shown once, with one form, not again in the list.
+    const byCode = await owner.get(`/dashboard/connect?code=${ownCode}`);
+    expect(byCode.html.match(/id="signin-form"/g)).toHaveLength(1);
+    expect(byCode.html).not.toContain(`data-pending-client="${clientId}"`);
+    expect(byCode.html.split(`client id ${clientId}`)).toHaveLength(2);
 
     // An editor cannot bind it.
     const editor = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);
@@ -185,7 +200,13 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(await mcpStatus(await sign(claims({ aud: [s.mcpUrl.replace('/api/mcp', '/other')] })))).toBe(401);
     expect(await mcpStatus(await sign(claims({ iss: 'http://127.0.0.1:2' })))).toBe(401);
     const past = Math.floor(Date.now() / 1000) - 600;
-    expect(await mcpStatus(await sign(claims({ iat: past, exp: past + 60 })))).toBe(401);
+    const expired = await sign(claims({ iat: past, exp: past + 60 }));
+    expect(await mcpStatus(expired)).toBe(401);
+    // An access token that was sent is told it is not valid (RFC 6750 §3.1), not asked for a token.
+    const answer = await postMcp(s.mcpUrl, expired);
+    expect(answer.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]*sign in again[^"]*", resource_metadata="/,
+    );
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const other = { ...(await exportJWK(privateKey)), kid: jwks.keys[0]!.kid };
     expect(await mcpStatus(await sign(claims(), other))).toBe(401);
@@ -244,6 +265,35 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     // The code is spent.
     const again = await owner.post('/dashboard/connect/oauth', { code, websiteId: demo.websites.main });
     expect(again.status).toBe(404);
+  });
+
+  it('the owner dismisses an abandoned sign-in of their own; no one else can', async () => {
+    const abandoned = `abandoned-${uniqueTag()}`;
+    const token = await sign(claims({ client_id: abandoned }));
+    expect(await callOutcome(token)).toBe('not_connected');
+    const db = s.sg.deps.services.db;
+    const [row] = await db.select().from(pairings).where(eq(pairings.oauthClientId, abandoned));
+    const owner = await signIn(s.url, demo.users.owner.email, demo.users.owner.password);
+    expect((await owner.get('/dashboard/connect')).html).toContain(`data-pending-client="${abandoned}"`);
+
+    // Another person cannot dismiss it: 404, and it stays pending.
+    const other = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);
+    await other.get('/dashboard/connect');
+    const refused = await other.post(`/dashboard/connect/oauth/${row!.id}/dismiss`);
+    expect(refused.status).toBe(404);
+    expect((await db.select().from(pairings).where(eq(pairings.id, row!.id)))[0]!.status).toBe('pending');
+
+    await owner.get('/dashboard/connect');
+    const done = await owner.post(`/dashboard/connect/oauth/${row!.id}/dismiss`);
+    expect(done.status).toBe(303);
+    const after = await owner.get(done.location!);
+    expect(after.html).toContain('Dismissed.');
+    expect(after.html).not.toContain(`data-pending-client="${abandoned}"`);
+    expect(await db.select().from(connections).where(eq(connections.oauthClientId, abandoned))).toHaveLength(
+      0,
+    );
+    // Dismissed twice: nothing left to dismiss.
+    expect((await owner.post(`/dashboard/connect/oauth/${row!.id}/dismiss`)).status).toBe(404);
   });
 
   it('refuses a forged delegation and an expired one; accepts a fresh genuine one', async () => {

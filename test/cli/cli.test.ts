@@ -1,6 +1,6 @@
 // The `sitegate` CLI as a child process (node --import tsx src/main.ts …) against a started server:
 // pair (approved over HTTP by the owner while it waits), tools, call, whoami, logout.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -88,4 +88,54 @@ describe('sitegate CLI', () => {
     expect(after.code).toBe(1);
     expect(after.err).toContain('Not paired');
   }, 180_000); // seven child processes, each starting Node with tsx
+
+  it('logout --revoke ends the connection on the server, then forgets the token', async () => {
+    const demo = await s.seed();
+    const token = demo.tokens.all;
+    const cred = { url: s.url, token, scopes: [], reach: 'website', clientName: 'cli', pairedAt: '' };
+    mkdirSync(path.dirname(credentials), { recursive: true });
+    writeFileSync(credentials, JSON.stringify({ current: s.url, servers: { [s.url]: cred } }), {
+      mode: 0o600,
+    });
+    const db = s.sg.deps.services.db;
+    const revokedAt = async (id: string) =>
+      (await db.select().from(connections).where(eq(connections.id, id)))[0]!.revokedAt;
+
+    // A token that names no live connection revokes nothing.
+    const stranger = await fetch(`${s.url}/v1/cli/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sg_live_${'y'.repeat(32)}` },
+    });
+    expect(stranger.status).toBe(401);
+    const bare = await fetch(`${s.url}/v1/cli/revoke`, { method: 'POST' });
+    expect(bare.status).toBe(401);
+    expect(await revokedAt(demo.connections.all)).toBeNull();
+    expect(await revokedAt(demo.connections.default)).toBeNull();
+
+    const bye = await cli(['logout', '--revoke']).done;
+    expect(bye.code).toBe(0);
+    expect(bye.out).toContain('Revoked the connection');
+    expect(JSON.parse(readFileSync(credentials, 'utf8')).servers[s.url]).toBeUndefined();
+    expect(await revokedAt(demo.connections.all)).not.toBeNull();
+    const mcp = (t: string) =>
+      fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    expect((await mcp(token)).status).toBe(401);
+    // Only that token's own connection ended.
+    expect(await revokedAt(demo.connections.default)).toBeNull();
+    expect((await s.call(demo.tokens.default, 'list_pages')).ok).toBe(true);
+    // A second revoke of the same token is refused and changes nothing.
+    const twice = await fetch(`${s.url}/v1/cli/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(twice.status).toBe(401);
+  }, 60_000);
 });

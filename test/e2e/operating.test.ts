@@ -128,8 +128,9 @@ describe.runIf(server && redis)('docs/operating.md on PostgreSQL + Redis', () =>
         reach: 'website',
         scopes: ['content:write'],
       });
-      expect(page.status).toBe(200);
-      const token = /<pre id="token-value">([^<]+)<\/pre>/.exec(page.html)?.[1];
+      expect(page.status).toBe(303);
+      const shown = await web.get(page.location!);
+      const token = /<pre id="token-value">([^<]+)<\/pre>/.exec(shown.html)?.[1];
       expect(token).toMatch(/^sg_live_/);
 
       // An MCP client calls a tool with it.

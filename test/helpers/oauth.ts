@@ -57,6 +57,8 @@ export async function signInAndConsent(
   authorizationUrl: URL,
   email: string,
   password: string,
+  /** When given, every page the identity provider showed, in order. */
+  seen?: string[],
 ): Promise<string> {
   const jar = new Map<string, string>();
   let url = authorizationUrl.toString();
@@ -89,6 +91,7 @@ export async function signInAndConsent(
       continue;
     }
     const html: string = await res.text();
+    seen?.push(html);
     const action: string | undefined = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`unexpected page (${res.status}): ${html.slice(0, 300)}`);
     url = new URL(action, url).toString();

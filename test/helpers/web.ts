@@ -12,6 +12,8 @@ export type WebSession = {
     opts?: { csrf?: boolean },
   ): Promise<WebResponse>;
   csrf(): string;
+  /** The `Cookie` header this session sends, for tests that build a request by hand. */
+  cookies(): string;
 };
 
 const CSRF_RE = /name="_csrf" value="([^"]*)"/;
@@ -55,6 +57,7 @@ export function webClient(baseUrl: string): WebSession {
       );
     },
     csrf: () => csrf,
+    cookies: cookie,
   };
 }
 

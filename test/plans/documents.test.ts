@@ -66,6 +66,9 @@ describe('prepare_send_document → approve → confirm', () => {
     expect(page.body).toContain('Pat Customer &lt;pat@example.com&gt;');
     expect(page.body).toContain('Breakfast box');
     expect(page.body).toContain('EUR 100.00');
+    // No SMTP_URL here: the review says nothing will leave before the owner approves.
+    expect(page.body).toContain('id="no-mail-server"');
+    expect(page.body).toContain('No mail server is configured (SMTP_URL is not set), so nothing leaves');
     expect(await approve(f.owner, planId)).toBe(303);
     const done = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     // No SMTP_URL here: the email is queued, and the result says so instead of "sent" (issue 10 item 6).

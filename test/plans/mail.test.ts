@@ -75,6 +75,10 @@ describe('with SMTP', () => {
       .where(and(eq(documents.websiteId, f.demo.websites.main), eq(documents.number, 'INV-2026-014')))
       .returning();
     const planId = await prepareAndApprove(s, f, 'prepare_send_document', { documentId: inv!.id });
+    // With a mail server the review carries no "nothing leaves" note.
+    const review = await f.owner.get(`/approvals/${planId}`);
+    expect(review.body).toContain('The email that will be sent');
+    expect(review.body).not.toContain('id="no-mail-server"');
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.ok).toBe(true);
     const msg = await smtp.waitFor(to);

@@ -134,6 +134,28 @@ export async function pendingSignIns(db: Db, userId: string, now: Date): Promise
   return rows.map(toPending);
 }
 
+/**
+ * The person dismisses one of their own pending sign-ins (an assistant they abandoned). False when
+ * it is not theirs, not pending, or gone; nothing is written then. A client that calls again signs
+ * in again and is listed again.
+ */
+export async function dismissPendingSignIn(db: Db, userId: string, id: string, now: Date): Promise<boolean> {
+  const done = await db
+    .update(pairings)
+    .set({ status: 'declined' })
+    .where(
+      and(
+        eq(pairings.id, id),
+        eq(pairings.kind, 'oauth'),
+        eq(pairings.status, 'pending'),
+        eq(pairings.oauthSubject, userId),
+        gt(pairings.expiresAt, now),
+      ),
+    )
+    .returning({ id: pairings.id });
+  return done.length === 1;
+}
+
 export type BindInput = {
   userId: string;
   issuer: string;

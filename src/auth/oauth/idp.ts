@@ -181,9 +181,12 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
   const interaction = async (req: http.IncomingMessage, res: http.ServerResponse, action?: string) => {
     const details = await provider.interactionDetails(req, res);
     const clientId = String(details.params.client_id ?? '');
+    // Named by its registered client_name (dynamic registration or metadata document), not its id.
+    const found = await provider.Client.find(clientId).catch(() => undefined);
+    const client = { id: clientId, name: typeof found?.clientName === 'string' ? found.clientName : null };
     if (req.method === 'GET') {
-      if (details.prompt.name === 'login') return send(res, 200, loginPage(details.uid, clientId));
-      return send(res, 200, consentPage(details.uid, clientId, String(details.params.scope ?? '')));
+      if (details.prompt.name === 'login') return send(res, 200, loginPage(details.uid, client));
+      return send(res, 200, consentPage(details.uid, client, String(details.params.scope ?? '')));
     }
     const form = await readForm(req);
     if (action === 'login') {
@@ -201,10 +204,10 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
         return send(
           res,
           429,
-          loginPage(details.uid, clientId, 'Too many attempts. Wait a few minutes and try again.'),
+          loginPage(details.uid, client, 'Too many attempts. Wait a few minutes and try again.'),
         );
       }
-      if (!outcome.ok) return send(res, 401, loginPage(details.uid, clientId, 'Wrong email or password.'));
+      if (!outcome.ok) return send(res, 401, loginPage(details.uid, client, 'Wrong email or password.'));
       return provider.interactionFinished(
         req,
         res,

@@ -20,6 +20,25 @@ export type HomeSite = {
   timeZone: string;
 };
 
+/**
+ * One person, one time zone: every owner page shows times in the zone of the first website the
+ * person owns (by name, then id; the home page's order), or UTC when they own none.
+ */
+export function personTimeZone(sites: ReadonlyArray<{ timeZone: string }>): string {
+  return sites[0]?.timeZone ?? 'UTC';
+}
+
+/** personTimeZone for a user, read on its own (pages that do not list the sites' details). */
+export async function ownerTimeZone(db: Db, userId: string): Promise<string> {
+  const [first] = await db
+    .select({ config: websites.config })
+    .from(websites)
+    .where(and(inArray(websites.id, ownedWebsiteIds(db, userId)), isNull(websites.deletedAt)))
+    .orderBy(asc(websites.name), asc(websites.id))
+    .limit(1);
+  return personTimeZone(first ? [{ timeZone: timeZoneOf(first.config) }] : []);
+}
+
 export async function ownerSites(db: Db, userId: string): Promise<HomeSite[]> {
   const rows = await db
     .select({

@@ -167,7 +167,13 @@ function PlanHistory(props: { items: PlanHistoryItem[] }) {
   );
 }
 
-export function PlanPage(props: { user: SessionUser; csrf: string; view: PlanView; done?: string }) {
+export function PlanPage(props: {
+  user: SessionUser;
+  csrf: string;
+  view: PlanView;
+  done?: string;
+  mailServer?: boolean;
+}) {
   const { view } = props;
   const plan = view.plan;
   const id = plan.id;
@@ -182,7 +188,7 @@ export function PlanPage(props: { user: SessionUser; csrf: string; view: PlanVie
           {KIND_LABELS[plan.kind] ?? plan.kind} on <strong>{view.siteName}</strong>, prepared through “
           {view.connectionName}” at <Time at={plan.createdAt} tz={tz} />.
         </p>
-        <Review review={view.review} tz={tz} planId={id} />
+        <Review review={view.review} tz={tz} planId={id} mailServer={props.mailServer} />
         <div id="status" role="status">
           <Outcome view={view} />
         </div>

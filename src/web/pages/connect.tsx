@@ -20,12 +20,20 @@ export type ConnectProps = {
   signIn?: PendingSignIn | null;
   pending: PendingSignIn[];
   message?: { kind: 'ok' | 'error'; text: string };
+  /** The person's time zone (personTimeZone): the same as on their home page. */
+  timeZone: string;
 };
+
+// Client ids can be long URLs or random strings: they wrap anywhere rather than widen the card.
+const CSS = `
+.client-id,[data-pending-client] code,#signin-form code{overflow-wrap:anywhere;word-break:break-word}
+.pending-actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.pending-actions form{margin:0}
+`;
 
 export function ConnectPage(p: ConnectProps) {
   const owner = p.sites.length > 0;
   return (
-    <Layout title="Connect a tool" user={p.user} csrf={p.csrf}>
+    <Layout title="Connect a tool" user={p.user} csrf={p.csrf} css={CSS}>
       <h1>Connect a tool</h1>
       {p.message ? <p class={p.message.kind}>{p.message.text}</p> : null}
       {!owner ? (
@@ -83,10 +91,10 @@ function PairingForm(p: ConnectProps & { pairing: PairingRow }) {
 function ClientName(p: { s: PendingSignIn }) {
   return p.s.clientName !== p.s.clientId ? (
     <span>
-      <strong>{p.s.clientName}</strong> <small class="muted">(client id {p.s.clientId})</small>
+      <strong>{p.s.clientName}</strong> <small class="muted client-id">(client id {p.s.clientId})</small>
     </span>
   ) : (
-    <code>{p.s.clientId}</code>
+    <code class="client-id">{p.s.clientId}</code>
   );
 }
 
@@ -108,6 +116,8 @@ function SignInForm(p: ConnectProps & { signIn: PendingSignIn }) {
 }
 
 function OAuthSection(p: ConnectProps) {
+  // The sign-in the code above already shows is not offered a second time below.
+  const pending = p.pending.filter((x) => x.id !== p.signIn?.id);
   const form = (clientId?: string) => (
     <form method="post" action="/dashboard/connect/oauth">
       <CsrfField csrf={p.csrf} />
@@ -127,18 +137,25 @@ function OAuthSection(p: ConnectProps) {
   return (
     <div class="card">
       <h2>Assistants signed in with OAuth</h2>
-      {p.pending.length === 0 ? (
+      {pending.length === 0 ? (
         <p class="muted">
           No assistant is waiting. Sign in from your assistant first, or enter its client id.
         </p>
       ) : (
-        p.pending.map((s) => (
+        pending.map((s) => (
           <div class="card" data-pending-client={s.clientId}>
             <p>
               <ClientName s={s} /> signed in as you{s.email ? ` (${s.email})` : ''} at{' '}
-              <Time at={s.createdAt} tz="UTC" />.
+              <Time at={s.createdAt} tz={p.timeZone} />.
             </p>
             {form(s.clientId)}
+            <form method="post" action={`/dashboard/connect/oauth/${s.id}/dismiss`} class="pending-actions">
+              <CsrfField csrf={p.csrf} />
+              <button type="submit" class="secondary">
+                Dismiss
+              </button>
+              <small class="muted">Not yours, or abandoned? Dismiss it; nothing is connected.</small>
+            </form>
           </div>
         ))
       )}

@@ -28,22 +28,29 @@ export type DevelopersProps = {
     snippets: Array<{ client: string; json: string }>;
   };
   message?: { kind: 'ok' | 'error'; text: string };
+  /** The person's time zone (personTimeZone): the same as on their home page. */
+  timeZone: string;
 };
 
-const when = (d: Date | null) => (d ? <Time at={d} tz="UTC" /> : '—');
+const whenIn = (tz: string) => (d: Date | null) => (d ? <Time at={d} tz={tz} /> : '—');
 
-// Phone widths: tables become stacked cards (layout.tsx `table.rt`), filters wrap.
+// Phone widths: tables become stacked cards (layout.tsx `table.rt`), filters wrap. Cells wrap between
+// words only: `overflow-wrap:anywhere` would let the table squeeze a column to a few letters and
+// break "Revoke" or a tool name mid-word; a word too long for any column scrolls inside its card.
 const CSS = `
 .filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}.filters label{flex:1 1 9rem;margin:0}
 details.revoke summary{display:inline-block;cursor:pointer;padding:.4rem .8rem;border:1px solid #b00020;border-radius:8px;color:#b00020;background:#fff}
 details.revoke[open] summary{margin-bottom:.4rem}details.revoke p{margin:.25rem 0;font-size:.9rem}
 button.danger{background:#b00020;border-color:#b00020}#new-token pre{white-space:pre-wrap;overflow-wrap:anywhere}
+td{overflow-wrap:break-word}td code,details.revoke summary{white-space:nowrap}
+.card:has(>table.rt){overflow-x:auto}
 `;
 
 const COPY_SCRIPT = `document.addEventListener('click',async(e)=>{const b=e.target.closest('[data-copy]');if(!b)return;
 const t=document.getElementById(b.dataset.copy).textContent;await navigator.clipboard.writeText(t);b.textContent='Copied';});`;
 
 export function DevelopersPage(p: DevelopersProps) {
+  const when = whenIn(p.timeZone);
   const siteName = new Map(p.sites.map((s) => [s.id, s.name]));
   return (
     <Layout title="Developers" user={p.user} csrf={p.csrf} css={CSS}>
@@ -154,6 +161,7 @@ function CreatedToken(props: { created: NonNullable<DevelopersProps['created']> 
 }
 
 function Delivery(p: DevelopersProps & { siteName: Map<string, string> }) {
+  const when = whenIn(p.timeZone);
   return (
     <div class="card">
       <h2>Delivery tokens (read-only published content)</h2>
@@ -216,6 +224,7 @@ function SiteAndReachless(props: { sites: OwnedWebsite[] }) {
 }
 
 function ActivityCard(p: DevelopersProps) {
+  const when = whenIn(p.timeZone);
   const names = new Map(p.connections.map((c) => [c.id, c.name]));
   const qs = (extra: Record<string, string | number | undefined>) => {
     const q = new URLSearchParams();

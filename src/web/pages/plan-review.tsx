@@ -182,7 +182,13 @@ export function PublishChanges(props: { review: PublishReview; basePath: string 
   );
 }
 
-export function Review(props: { review: PlanReview; tz: string; planId: string }) {
+export function Review(props: {
+  review: PlanReview;
+  tz: string;
+  planId: string;
+  /** False when SMTP_URL is not set: an approved email stays queued in the outbox. */
+  mailServer?: boolean;
+}) {
   const r = props.review;
   return (
     <>
@@ -276,6 +282,12 @@ export function Review(props: { review: PlanReview; tz: string; planId: string }
       {r.email ? (
         <div id="email">
           <h3>The email that will be sent</h3>
+          {props.mailServer === false ? (
+            <p class="error" id="no-mail-server" role="note">
+              No mail server is configured (SMTP_URL is not set), so nothing leaves this server: approving
+              keeps this email queued in the outbox. It is sent once the operator sets SMTP_URL.
+            </p>
+          ) : null}
           <dl class="mail">
             <dt>To</dt>
             <dd>{r.email.to}</dd>

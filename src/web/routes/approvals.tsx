@@ -41,7 +41,15 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
     const user = c.get('user')!;
     try {
       const view = await viewPlan(services, user.id, c.req.param('id'));
-      return c.html(<PlanPage user={user} csrf={c.get('csrf')} view={view} done={c.req.query('done')} />);
+      return c.html(
+        <PlanPage
+          user={user}
+          csrf={c.get('csrf')}
+          view={view}
+          done={c.req.query('done')}
+          mailServer={Boolean(services.config.smtpUrl)}
+        />,
+      );
     } catch (err) {
       return refused(c, err);
     }

@@ -1,8 +1,14 @@
 // /dashboard/connect: device-code approval and OAuth client binding (SPEC §4.2, §5 rule 1). Owner
 // only; user-code look-ups are rate-limited per signed-in user against guessing.
 import type { Context, Hono } from 'hono';
-import { bindOAuthClient, pendingSignInByCode, pendingSignIns } from '../../auth/oauth/binding.js';
+import {
+  bindOAuthClient,
+  dismissPendingSignIn,
+  pendingSignInByCode,
+  pendingSignIns,
+} from '../../auth/oauth/binding.js';
 import { ownedWebsites } from '../../auth/owner.js';
+import { ownerTimeZone } from '../../domain/sites/owner-home.js';
 import { approvePairing, declinePairing, pendingPairingByUserCode } from '../../auth/pairing.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
@@ -22,12 +28,20 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
     status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
   ) => {
     const user = c.get('user')!;
-    const [sites, pending] = await Promise.all([
+    const [sites, pending, timeZone] = await Promise.all([
       ownedWebsites(db, user.id),
       pendingSignIns(db, user.id, clock()),
+      ownerTimeZone(db, user.id),
     ]);
     return c.html(
-      <ConnectPage user={user} csrf={c.get('csrf')} sites={sites} pending={pending} {...extra} />,
+      <ConnectPage
+        user={user}
+        csrf={c.get('csrf')}
+        sites={sites}
+        pending={pending}
+        timeZone={timeZone}
+        {...extra}
+      />,
       status,
     );
   };
@@ -39,7 +53,13 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
 
   app.get('/dashboard/connect', requireUser(), async (c) => {
     const code = c.req.query('code')?.trim();
-    if (!code) return render(c);
+    if (!code) {
+      const dismissed = c.req.query('dismissed') === '1';
+      return render(
+        c,
+        dismissed ? { message: { kind: 'ok', text: 'Dismissed. It is no longer listed.' } } : {},
+      );
+    }
     try {
       await deps.limits.consumeKey(CODE_BUCKET, c.get('user')!.id);
     } catch (e) {
@@ -106,5 +126,12 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
     } catch (e) {
       return refused(c, e);
     }
+  });
+
+  // An abandoned sign-in of the person's own: dismissed, then POST → 303 back to the page.
+  app.post('/dashboard/connect/oauth/:id/dismiss', requireUser(), async (c) => {
+    const done = await dismissPendingSignIn(db, c.get('user')!.id, c.req.param('id'), clock());
+    if (!done) return refused(c, new Refusal('not_found', 'There is no such pending sign-in.'));
+    return c.redirect('/dashboard/connect?dismissed=1', 303);
   });
 }

@@ -1,22 +1,31 @@
 // /settings/advanced/developers (DESIGN §5.5): adapters only; the rules live in src/auth/ and
-// src/domain/activity/. A token is rendered once in the POST response, never stored or redirected.
+// src/domain/activity/. A new token goes POST → 303 → GET (token-reveal.ts): shown once on the GET,
+// so a reload neither shows it again nor creates another connection.
 import type { Context, Hono } from 'hono';
 import { createConnection, listConnections, revokeConnection } from '../../auth/connections.js';
+import { delegationKey } from '../../auth/oauth/delegation.js';
 import { createDeliveryToken, listDeliveryTokens, revokeDeliveryToken } from '../../auth/delivery.js';
 import { ownedWebsites } from '../../auth/owner.js';
+import { ownerTimeZone } from '../../domain/sites/owner-home.js';
 import { listActivity } from '../../domain/activity/list.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { DevelopersPage, type DevelopersProps } from '../pages/developers.js';
 import { postedScopes } from '../pages/grant-fields.js';
 import { clientSnippets } from '../pages/snippets.js';
-import { type WebEnv, requireUser } from '../session.js';
+import { type WebEnv, cookiePolicy, requireUser } from '../session.js';
+import { tokenReveal } from '../token-reveal.js';
 
 const BASE = '/settings/advanced/developers';
 const STATUS = { owner_only: 403, not_found: 404, invalid_input: 400 } as const;
 
 export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock, config } = deps.services;
+  const reveal = tokenReveal(delegationKey(config), {
+    path: BASE,
+    secure: cookiePolicy(config.baseUrl).secure,
+  });
+  const mcpUrl = `${config.baseUrl}/api/mcp`;
 
   const render = async (
     c: Context<WebEnv>,
@@ -53,6 +62,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
         deliveryTokens={await listDeliveryTokens(db, [...siteIds])}
         activity={activity}
         filter={{ connectionId, outcome }}
+        timeZone={await ownerTimeZone(db, user.id)}
         {...extra}
       />,
       status,
@@ -72,7 +82,15 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
   };
   app.get(BASE, requireUser(), (c) => {
     const done = REVOKED[c.req.query('revoked') ?? ''];
-    return render(c, done ? { message: { kind: 'ok', text: done } } : {});
+    const fresh = reveal.take(c, c.get('user')!.id, clock());
+    const created = fresh && {
+      ...fresh,
+      snippets: fresh.kind === 'connection' ? clientSnippets(mcpUrl, fresh.token) : [],
+    };
+    return render(c, {
+      ...(done ? { message: { kind: 'ok', text: done } } : {}),
+      ...(created ? { created } : {}),
+    });
   });
 
   app.post(`${BASE}/connections`, requireUser(), async (c) => {
@@ -85,10 +103,8 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
         reach: form.reach === 'workspace' ? 'workspace' : 'website',
         scopes: postedScopes(form),
       });
-      const mcpUrl = `${config.baseUrl}/api/mcp`;
-      return render(c, {
-        created: { kind: 'connection', token: token!, snippets: clientSnippets(mcpUrl, token!) },
-      });
+      reveal.put(c, c.get('user')!.id, { kind: 'connection', token: token! }, clock());
+      return c.redirect(BASE, 303);
     } catch (e) {
       return refused(c, e);
     }
@@ -107,7 +123,8 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
     const form = await c.req.parseBody();
     try {
       const { token } = await createDeliveryToken(db, c.get('user')!.id, String(form.websiteId ?? ''));
-      return render(c, { created: { kind: 'delivery', token, snippets: [] } });
+      reveal.put(c, c.get('user')!.id, { kind: 'delivery', token }, clock());
+      return c.redirect(BASE, 303);
     } catch (e) {
       return refused(c, e);
     }

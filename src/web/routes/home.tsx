@@ -5,10 +5,9 @@ import type { Context, Hono } from 'hono';
 import { listActivity } from '../../domain/activity/list.js';
 import { Refusal } from '../../kernel/errors.js';
 import { outgoingMailOf } from '../../domain/mail/status.js';
-import { ownerSites } from '../../domain/sites/owner-home.js';
+import { ownerSites, ownerTimeZone, personTimeZone } from '../../domain/sites/owner-home.js';
 import { deletedSitesOf } from '../../domain/sites/delete.js';
 import { listRestorePoints, restoreSite } from '../../domain/sites/restore-points.js';
-import { timeZoneOf } from '../../domain/crm/booking-request.js';
 import { listApprovals } from '../../plans/approve.js';
 import type { AppDeps } from '../deps.js';
 import { RefusalPage } from '../pages/approvals.js';
@@ -46,7 +45,7 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
         mail={mail}
         mailEnabled={Boolean(deps.services.mail?.enabled)}
         siteNames={new Map(sites.map((s) => [s.id, s.name]))}
-        timeZone={sites[0]?.timeZone ?? 'UTC'}
+        timeZone={personTimeZone(sites)}
       />,
     );
   });
@@ -70,7 +69,7 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
           csrf={c.get('csrf')}
           site={site}
           points={points}
-          timeZone={timeZoneOf(site.config)}
+          timeZone={await ownerTimeZone(db, c.get('user')!.id)}
           restored={c.req.query('done') === 'restored'}
         />,
       );
@@ -90,7 +89,7 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
           csrf={c.get('csrf')}
           site={site}
           point={point}
-          timeZone={timeZoneOf(site.config)}
+          timeZone={await ownerTimeZone(db, c.get('user')!.id)}
         />,
       );
     } catch (err) {

@@ -2,7 +2,9 @@
 // guard. Start and poll are rate-limited per sender (src/kernel/address-key.ts: an IPv6 client by its
 // /64); the statuses are the contract's.
 import type { Context, Hono } from 'hono';
+import { revokeOwnConnection } from '../../auth/connections.js';
 import { pollPairing, startPairing } from '../../auth/pairing.js';
+import { looksLikeApiToken } from '../../kernel/tokens.js';
 import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { clientAddress } from '../client-address.js';
@@ -49,5 +51,19 @@ export function mountPairing(app: Hono, deps: AppDeps): void {
     }
     const r = await pollPairing(db, body?.deviceCode, clock());
     return c.json(r.body, r.status);
+  });
+  // `sitegate logout --revoke`: a token ends its own connection and no other (Bearer, RFC 6750 §2.1).
+  // An unknown or already revoked token gets the same 401 as at /api/mcp, and nothing is written.
+  app.post('/v1/cli/revoke', async (c) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const token = m?.[1];
+    if (token && looksLikeApiToken(token) && (await revokeOwnConnection(db, token, clock()))) {
+      return c.body(null, 204);
+    }
+    c.header('WWW-Authenticate', token ? 'Bearer error="invalid_token"' : 'Bearer');
+    const message = token
+      ? 'This token is not valid: it may have been revoked or replaced.'
+      : 'Send Authorization: Bearer <token>.';
+    return c.json({ error: token ? 'invalid_token' : 'invalid_request', message }, 401);
   });
 }
