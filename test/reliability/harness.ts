@@ -40,9 +40,6 @@ export async function backend(): Promise<{
   };
 }
 
-/** The tokens of the last demo seeded in this file's run (see `start`). */
-let seededTokens: DemoOut['tokens'] | null = null;
-
 /**
  * Starts `sitegate serve --demo` on `dataDir` and waits (bounded) until it is ready; on `env.PORT`
  * when given (a replacement taking its predecessor's place), else on a free port.
@@ -79,12 +76,17 @@ export async function start(
     1200,
     () => `${server.out()}\n${server.err()}`,
   );
-  const demo = JSON.parse(readFileSync(demoOut, 'utf8')) as DemoOut;
-  // The demo's tokens live in the DATA_DIR of the process that seeded it, never in the database: a
-  // second process on the same PostgreSQL prints none (tokens: null), and its test uses the seeder's.
-  if (demo.tokens) seededTokens = demo.tokens;
-  else if (seededTokens) demo.tokens = seededTokens;
-  return { server, base, dataDir, demo };
+  return { server, base, dataDir, demo: JSON.parse(readFileSync(demoOut, 'utf8')) as DemoOut };
+}
+
+/**
+ * A second process on the same PostgreSQL as `seeder`: the demo's tokens live only in the DATA_DIR of
+ * the process that seeded it (never in the database), so this one printed none; its test uses the
+ * seeder's.
+ */
+export function besides(child: Child, seeder: Child): Child {
+  child.demo.tokens ??= seeder.demo.tokens;
+  return child;
 }
 
 /** One tools/call; resolves to the envelope, or to null when the server died before answering. */

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { until } from '../helpers/process.js';
-import { type Child, backend, newDataDir, start, stop } from './harness.js';
+import { type Child, besides, backend, newDataDir, start, stop } from './harness.js';
 import { type Answer, alive, callTool, expectFailed, readyz, servingAgain } from './pg-kit.js';
 
 const url = process.env.DATABASE_URL;
@@ -28,7 +28,10 @@ beforeAll(async () => {
   if (!url) return;
   store = await backend();
   a = await start(newDataDir('pg-drop-a'), { DATABASE_URL: named(store.databaseUrl!, 'sg_drop_a') });
-  b = await start(newDataDir('pg-drop-b'), { DATABASE_URL: named(store.databaseUrl!, 'sg_drop_b') });
+  b = besides(
+    await start(newDataDir('pg-drop-b'), { DATABASE_URL: named(store.databaseUrl!, 'sg_drop_b') }),
+    a,
+  );
   watch = new pg.Client({ connectionString: store.databaseUrl });
   await watch.connect();
 }, 240_000);

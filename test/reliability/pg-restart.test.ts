@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { until } from '../helpers/process.js';
 import { createDatabase } from '../helpers/pg-admin.js';
-import { type Child, newDataDir, start, stop } from './harness.js';
+import { type Child, besides, newDataDir, start, stop } from './harness.js';
 import {
   type Cluster,
   alive,
@@ -31,7 +31,7 @@ beforeAll(async () => {
   cluster = await startCluster();
   databaseUrl = await createDatabase(cluster.url, 'sg_restart');
   a = await start(newDataDir('pg-restart-a'), { DATABASE_URL: databaseUrl });
-  b = await start(newDataDir('pg-restart-b'), { DATABASE_URL: databaseUrl });
+  b = besides(await start(newDataDir('pg-restart-b'), { DATABASE_URL: databaseUrl }), a);
 }, 240_000);
 afterAll(async () => {
   for (const c of [a, b]) if (c) await stop(c);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { until } from '../helpers/process.js';
 import { postMcp } from '../helpers/server.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
-import { type Child, backend, newDataDir, start, stop } from './harness.js';
+import { type Child, besides, backend, newDataDir, start, stop } from './harness.js';
 import { alive, callTool, expectFailed, readyz, servingAgain } from './pg-kit.js';
 
 const url = process.env.DATABASE_URL;
@@ -40,10 +40,13 @@ beforeAll(async () => {
     ...BOUNDS,
     DATABASE_URL: through(store.databaseUrl!, 'sg_stall_a'),
   });
-  b = await start(newDataDir('pg-stall-b'), {
-    ...BOUNDS,
-    DATABASE_URL: through(store.databaseUrl!, 'sg_stall_b'),
-  });
+  b = besides(
+    await start(newDataDir('pg-stall-b'), {
+      ...BOUNDS,
+      DATABASE_URL: through(store.databaseUrl!, 'sg_stall_b'),
+    }),
+    a,
+  );
   watch = new pg.Client({ connectionString: store.databaseUrl });
   await watch.connect();
 }, 240_000);

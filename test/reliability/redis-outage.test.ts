@@ -12,7 +12,7 @@ import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 import { signIn } from '../helpers/web.js';
 import { MIN_FILL_MS } from '../../src/domain/crm/form-guard.js';
 import { formOf, visitor } from '../visitors/visitor.js';
-import { type Child, backend, call, newDataDir, start, stop, withDb } from './harness.js';
+import { type Child, besides, backend, call, newDataDir, start, stop, withDb } from './harness.js';
 
 const databaseServer = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -49,7 +49,7 @@ describe.runIf(databaseServer && redisUrl).sequential('Redis unreachable: limits
     };
     // One after the other: the first seeds the demo into the shared database, the second reuses it.
     a = await start(newDataDir('redis-a'), env);
-    b = await start(newDataDir('redis-b'), env);
+    b = besides(await start(newDataDir('redis-b'), env), a);
   }, 240_000);
   afterAll(async () => {
     for (const c of [a, b]) if (c) await stop(c);
