@@ -230,7 +230,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       });
     },
     /**
-     * Graceful shutdown (issue 14 item 3). First the drain: /readyz answers 503 and every answer
+     * Graceful shutdown. First the drain: /readyz answers 503 and every answer
      * carries `Connection: close`, while the listener stays open and calls are served as usual, for
      * SHUTDOWN_DRAIN_MS, so a balancer that polls /readyz stops sending before anything is refused.
      * Then the listener closes, in-flight requests finish (their connections are cut near the end of

@@ -127,7 +127,7 @@ export async function serveCommand(opts: {
       `WARNING: test fault point armed (SITEGATE_FAULT=${fault}): this process will kill itself.\n`,
     );
   // SIGTERM: drain (/readyz 503, still serving), stop accepting, finish in-flight calls, flush
-  // Activity, exit 0 (issue 14 item 3). A stalled database or Redis must not keep the process alive
+  // Activity, exit 0. A stalled database or Redis must not keep the process alive
   // past what the supervisor was promised: the deadline exits 1 whatever the orderly close awaits.
   const stop = async () => {
     const deadlineMs = config.shutdownDrainMs + config.shutdownTimeoutMs;

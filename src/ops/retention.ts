@@ -1,4 +1,4 @@
-// Retention (SPEC §8: Activity 90 days; plans expire after 5 minutes; sessions and pairings end;
+// Retention (Activity 90 days; plans expire after 5 minutes; sessions and pairings end;
 // idempotency keys answer for 24 hours; analytics events after ANALYTICS_RETENTION_DAYS): the
 // clean-ups the running service repeats, and `sitegate admin retention` runs once.
 import { purgeIdpRows, purgeUnusedClients } from '../auth/oauth/idp-store.js';

@@ -1,4 +1,4 @@
-// The client's address (issue 11 item 9), decided once per request at the edge: the connected peer,
+// The client's address, decided once per request at the edge: the connected peer,
 // or, when the peer is one of the TRUST_PROXY proxies, the address they forwarded
 // (src/kernel/trusted-proxies.ts). Every per-address limit reads this value: sign-in, pairing, the
 // published site's forms.

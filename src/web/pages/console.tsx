@@ -1,4 +1,4 @@
-// The owner's console for one website (DESIGN §5.5 `/dashboard/sites/:websiteId`): the draft's pages and
+// The owner's console for one website (`/dashboard/sites/:websiteId`): the draft's pages and
 // posts with Delete behind a confirmation, Publish and Unpublish (with the approval page's own review),
 // and Delete site behind a typed confirmation. Human-only: no tool does any of this.
 import type { SiteConsole, ConsolePage } from '../../domain/sites/console.js';

@@ -1,4 +1,4 @@
-// The owner's console for one website (DESIGN §5.5): pages and posts (delete), publish and unpublish,
+// The owner's console for one website: pages and posts (delete), publish and unpublish,
 // delete and restore the site. Signed-in pages; the CSRF guard of session.ts has already checked every
 // POST. Each action asks the gate for the person (src/gate/person.ts, through asPerson) and runs one
 // domain function; a refusal propagates to the web app's one translation (src/web/refusal.tsx).

@@ -1,4 +1,4 @@
-// The console's customers page (DESIGN §5.5): leads, bookings and contacts, and erasing one person's
+// The console's customers page: leads, bookings and contacts, and erasing one person's
 // personal data. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
 import type { Hono } from 'hono';
 import { asPerson } from '../../domain/as-person.js';

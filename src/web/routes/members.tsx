@@ -1,4 +1,4 @@
-// The console's members page (DESIGN §5.5): members and pending invitations; remove a member, revoke an
+// The console's members page: members and pending invitations; remove a member, revoke an
 // invitation. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
 import type { Hono } from 'hono';
 import { asPerson } from '../../domain/as-person.js';
