@@ -1,7 +1,7 @@
 // Owner approval in the signed-in web app (SPEC §3 row "pending → approved"): only the anchor site's
 // owner who is also the connection's creator may approve; any owner of the site may decline. Pending
 // plans are listed for the sites the user owns; expired ones are never shown or approvable.
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { type SQL, and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { connections, pendingActions, websites } from '../db/schema.js';
 import { ownedWebsiteIds } from '../gate/owners.js';
@@ -29,9 +29,12 @@ export type ApprovalListItem = {
   timeZone: string;
 };
 
-/** Pending, unexpired plans of the websites this user owns. */
-export async function listApprovals(db: Db, userId: string, now: Date): Promise<ApprovalListItem[]> {
-  const rows = await db
+/**
+ * Plans of the live websites `userId` owns (which ones, the gate says), each with its site's name and
+ * zone and its connection's name, narrowed by `where`: the waiting list and the history read these.
+ */
+export function ownedPlanRows(db: Db, userId: string, where: SQL) {
+  return db
     .select({
       plan: pendingActions,
       siteName: websites.name,
@@ -42,14 +45,17 @@ export async function listApprovals(db: Db, userId: string, now: Date): Promise<
     .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
     .leftJoin(connections, eq(connections.id, pendingActions.connectionId))
     .where(
-      and(
-        eq(pendingActions.status, 'pending'),
-        gt(pendingActions.expiresAt, now),
-        inArray(pendingActions.websiteId, ownedWebsiteIds(db, userId)),
-        isNull(websites.deletedAt),
-      ),
-    )
-    .orderBy(asc(pendingActions.expiresAt));
+      and(inArray(pendingActions.websiteId, ownedWebsiteIds(db, userId)), isNull(websites.deletedAt), where),
+    );
+}
+
+/** Pending, unexpired plans of the websites this user owns. */
+export async function listApprovals(db: Db, userId: string, now: Date): Promise<ApprovalListItem[]> {
+  const rows = await ownedPlanRows(
+    db,
+    userId,
+    and(eq(pendingActions.status, 'pending'), gt(pendingActions.expiresAt, now))!,
+  ).orderBy(asc(pendingActions.expiresAt));
   return rows.map((r) => ({
     planId: r.plan.id,
     kind: r.plan.kind,

@@ -1,10 +1,10 @@
 // What became of the plans of the websites a person owns (the approvals page beside the waiting ones):
 // approved, declined, expired, carried out, each with when and through which connection. Plans are
 // kept a while after they expire (PLAN_GC_GRACE_MS, src/plans/store.ts), then garbage-collected.
-import { and, desc, eq, inArray, isNull, or, lte, ne } from 'drizzle-orm';
+import { desc, or, lte, ne } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { connections, pendingActions, websites } from '../db/schema.js';
-import { ownedWebsiteIds } from '../gate/owners.js';
+import { pendingActions } from '../db/schema.js';
+import { ownedPlanRows } from './approve.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 
 export type PlanOutcome = 'approved' | 'declined' | 'expired' | 'carried_out';
@@ -38,23 +38,11 @@ export function outcomeOf(
 
 /** Decided and expired plans of the sites `userId` owns, newest first. */
 export async function planHistory(db: Db, userId: string, now: Date): Promise<PlanHistoryItem[]> {
-  const rows = await db
-    .select({
-      plan: pendingActions,
-      siteName: websites.name,
-      config: websites.config,
-      connectionName: connections.name,
-    })
-    .from(pendingActions)
-    .innerJoin(websites, eq(websites.id, pendingActions.websiteId))
-    .leftJoin(connections, eq(connections.id, pendingActions.connectionId))
-    .where(
-      and(
-        inArray(pendingActions.websiteId, ownedWebsiteIds(db, userId)),
-        isNull(websites.deletedAt),
-        or(ne(pendingActions.status, 'pending'), lte(pendingActions.expiresAt, now)),
-      ),
-    )
+  const rows = await ownedPlanRows(
+    db,
+    userId,
+    or(ne(pendingActions.status, 'pending'), lte(pendingActions.expiresAt, now))!,
+  )
     .orderBy(desc(pendingActions.createdAt), desc(pendingActions.id))
     .limit(SHOWN);
   const out: PlanHistoryItem[] = [];
