@@ -26,6 +26,9 @@ const ADMIN = 'bench-operator-token-0123456789';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
+// BENCH_LEGS=<regular expression>: only the legs whose name matches (e.g. `update_section_text`).
+const only = process.env.BENCH_LEGS ? new RegExp(process.env.BENCH_LEGS) : null;
+const wanted = (name: string) => !only || only.test(name);
 
 type Proc = { child: ChildProcess; port: number; url: string; name: string };
 type Demo = {
@@ -310,6 +313,7 @@ export async function bench(): Promise<void> {
       proc: echo,
     };
     const echoRatio = async (name: string, subject: () => Promise<Row>) => {
+      if (!wanted(name)) return;
       const base = await leg('bare SDK echo (baseline)', [echoTarget], false);
       const row = await subject();
       row.ratio = row.rps / base.rps;
@@ -335,6 +339,7 @@ export async function bench(): Promise<void> {
       subject: [leg: string, targets: Target[]],
       ceiling = false,
     ) => {
+      if (!wanted(name)) return;
       const ref1 = await leg(...reference);
       const sub1 = await leg(...subject);
       const ref2 = await leg(...reference);
@@ -352,6 +357,7 @@ export async function bench(): Promise<void> {
     };
 
     const beside = async (s: { mcp: string; demo: Demo; proc: Proc }, backend: string) => {
+      if (!wanted(`beside ${backend}`)) return;
       const both = await besideLegs(s.mcp, s.demo, s.proc, backend);
       rows.push(...both);
       for (const r of both) console.log(`  ${r.leg}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms`);
@@ -401,6 +407,10 @@ export async function bench(): Promise<void> {
           { url: one.mcp, req: toolsList(one.demo), proc: one.proc },
         ]),
       );
+      if (!wanted('two processes') && !wanted('large database')) {
+        one.proc.child.kill();
+        return;
+      }
       const two = await serveDemo('postgres-2', pgEnv, one.out);
       procs.push(two.proc);
       const onePage = { url: one.mcp, req: getPage(one.demo), proc: one.proc };

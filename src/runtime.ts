@@ -33,11 +33,11 @@ import { createApp } from './web/app.js';
 import type { AppDeps } from './web/deps.js';
 import { RETENTION } from './ops/retention.js';
 import { countRedis } from './kernel/round-trips.js';
-import { keyedLimit } from './kernel/keyed-limit.js';
+import { groupCommit } from './db/group-commit.js';
 import { type Periodic, every } from './kernel/periodic.js';
 
-/** Single-transaction writes of one workspace that run at once in this process (issue 17). */
-export const WRITES_PER_WORKSPACE = 2;
+/** The most single-transaction writes of one workspace that commit together (src/db/group-commit.ts). */
+export const WRITES_PER_GROUP = 64;
 
 export type Sitegate = {
   deps: AppDeps;
@@ -158,6 +158,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
   };
   const metrics = createMetrics(database, { redisUp: redisHealth?.up });
   let draining = false;
+  const activity = activityRecorder(database.db, log);
   const deps: AppDeps = {
     services,
     registry: createRegistry(),
@@ -169,11 +170,12 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       onRefused: (limit) => metrics.rateLimited(limit),
       onLocal: () => metrics.rateLimitedLocally(),
     }),
-    activity: activityRecorder(database.db, log),
+    activity,
     caches: createCaches(database.feed, database.cacheVersion),
-    // Two per workspace: one holds its rows, one waits at the database so the hand-over costs no
-    // event-loop turn; the pool's other connections stay free for reads and other workspaces.
-    writeLanes: keyedLimit(WRITES_PER_WORKSPACE),
+    writeGroups: groupCommit(database.db, {
+      max: WRITES_PER_GROUP,
+      beforeCommit: (tx, lines) => activity.recordIn(tx, ...lines),
+    }),
     observe: metrics.toolCall,
     ops: {
       metrics,

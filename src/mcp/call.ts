@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../kernel/caller.js';
 import type { Db } from '../db/client.js';
+import type { GroupCommit } from '../db/group-commit.js';
 import { type CommitLine, lineAtCommit } from '../domain/activity/at-commit.js';
 import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder.js';
 import { faultPoint } from '../kernel/fault.js';
@@ -13,7 +14,6 @@ import { REPLAY_SUMMARY, runOnce } from '../domain/idempotency/keys.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
 import { unstorableInput } from '../domain/storable.js';
 import { admitInput, authorize } from '../gate/authorize.js';
-import type { KeyedLimit } from '../kernel/keyed-limit.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import { failureResult, okResult, refusalResult } from './envelope.js';
@@ -27,10 +27,11 @@ export type CallDeps = {
   activity: ActivityRecorder;
   caches: Caches;
   /**
-   * Admits a workspace's single-transaction writes, a few at a time per process (src/runtime.ts):
-   * the rest wait here rather than at the database, where each would hold a pooled connection.
+   * Commits a workspace's single-transaction writes in groups (src/db/group-commit.ts): those that
+   * arrive while one of its transactions is in flight share the next one, and wait here rather than
+   * at the database, where each would hold a pooled connection.
    */
-  writeLanes: KeyedLimit;
+  writeGroups: GroupCommit<ActivityLine>;
   /** Sees each call's tool, outcome, refusal code and duration (Prometheus /metrics, issue 14). */
   observe?: (
     tool: string,
@@ -53,18 +54,20 @@ export async function callTool(
   const now = deps.services.clock();
   const tool = deps.registry.get(name);
   let websiteId: string | null = null;
-  const entry = (
-    outcome: 'allowed' | 'denied' | 'failed',
-    summary: string,
-    code?: string,
-    credits = 0,
-  ): ActivityLine => {
+  // Seen once per call, when its outcome is final (a grouped write may run twice: group-commit.ts).
+  const observe = (outcome: 'allowed' | 'denied' | 'failed', code?: string) =>
     deps.observe?.(
       tool ? tool.def.name : 'unknown_tool',
       outcome,
       code ?? null,
       (performance.now() - started) / 1000,
     );
+  const entry = (
+    outcome: 'allowed' | 'denied' | 'failed',
+    summary: string,
+    code?: string,
+    credits = 0,
+  ): ActivityLine => {
     return {
       companyId: caller.companyId,
       websiteId,
@@ -79,8 +82,10 @@ export async function callTool(
     };
   };
   // Reads, refusals and failures: batched (a crash may lose the last milliseconds of them).
-  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string) =>
+  const line = (outcome: 'allowed' | 'denied' | 'failed', summary: string, code?: string) => {
+    observe(outcome, code);
     deps.activity.record(entry(outcome, summary, code));
+  };
 
   try {
     if (!tool) {
@@ -106,6 +111,9 @@ export async function callTool(
     const write = mode !== 'none';
     const afterCommit: Array<() => Promise<void>> = [];
     const run = async (tx: Db, commitLine?: CommitLine) => {
+      // A grouped write that runs again (src/db/group-commit.ts) starts over.
+      afterCommit.length = 0;
+      replayed = false;
       // A keyed call meets the gate's conditions on its input only if it runs (below).
       const { website, role } = await authorize(
         tx,
@@ -166,14 +174,11 @@ export async function callTool(
         : entry('allowed', def.activity(input, data), undefined, def.credits?.(data) ?? 0);
     let data: unknown;
     if (!direct) {
-      // A write and its Activity line commit together (issue 10 item 3).
-      data = await deps.writeLanes(caller.companyId, () =>
-        deps.services.db.transaction(async (tx) => {
-          const d = await run(tx);
-          await deps.activity.recordIn(tx, allowed(d));
-          return d;
-        }),
-      );
+      // A write and its Activity line commit together, in its workspace's next group.
+      data = await deps.writeGroups(caller.companyId, async (tx) => {
+        const value = await run(tx);
+        return { value, line: allowed(value) };
+      });
       faultPoint('after-write-commit');
     } else if (write) {
       // Tools that commit in transactions of their own write the line in their committing one.
@@ -191,6 +196,7 @@ export async function callTool(
     for (const task of afterCommit) {
       void task().catch((err) => deps.services.log.error({ err, requestId }, 'after-commit task failed'));
     }
+    observe('allowed');
     return okResult(data);
   } catch (err) {
     if (err instanceof Refusal) {

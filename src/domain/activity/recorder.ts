@@ -31,7 +31,7 @@ export type ActivityRecorder = {
   /** Buffers a line (reads, refusals, failures); rate-limited refusals are counted per connection-minute. */
   record(line: ActivityLine): void;
   /** Writes a line in the caller's transaction: it commits or rolls back with the write it describes. */
-  recordIn(tx: Db, line: ActivityLine): Promise<void>;
+  recordIn(tx: Db, ...lines: ActivityLine[]): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
 };
@@ -122,9 +122,10 @@ export function activityRecorder(
       buffer.push(line);
       schedule();
     },
-    async recordIn(tx: Db, line: ActivityLine) {
-      await insertActivity(tx, [line]);
-      if (line.connectionId) {
+    async recordIn(tx: Db, ...lines: ActivityLine[]) {
+      await insertActivity(tx, lines);
+      for (const line of lines) {
+        if (!line.connectionId) continue;
         touched.set(line.connectionId, line.createdAt);
         if (!timer) timer = setTimeout(() => void flush(false), intervalMs);
       }

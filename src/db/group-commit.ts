@@ -1,0 +1,105 @@
+// Group commit for a workspace's single-transaction writes. While one of a workspace's transactions is
+// in flight, the workspace's next writes wait here; when it ends, all of them (up to `max`) run one
+// after another in ONE transaction: one BEGIN, one COMMIT and its one flush to disk, and one insert for
+// all their Activity lines, instead of one of each per call. Each call still runs its own gate check,
+// its own work and its own line in that transaction, in arrival order, and is answered only after the
+// commit; so what each call sees is what it would have seen had they run one by one in that order.
+//
+// A group commits only if every call in it succeeds. When one refuses or fails, the transaction is
+// rolled back and every call of the group runs again alone, in a transaction of its own (the path a
+// lone call always takes), so one call's refusal never undoes another's write. A failure at the commit
+// itself is not retried: the commit may have happened, and a second run would do the work twice.
+//
+// On PostgreSQL the group holds the workspace's rows (its cache-version row, a section edit's website)
+// for one transaction instead of handing them from transaction to transaction, each hand-over waiting
+// on this process's event loop; the pool's other connections stay free for reads and other
+// workspaces. PGlite runs one transaction at a time anyway: there the group saves a flush per call.
+import type { Db } from './client.js';
+
+/** A call's work in the group's transaction: its answer, and the line committed with it. */
+export type GroupWork<T, L> = (tx: Db) => Promise<{ value: T; line: L }>;
+export type GroupCommit<L> = <T>(key: string, work: GroupWork<T, L>) => Promise<T>;
+
+type Job<L> = {
+  work: GroupWork<unknown, L>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+};
+
+/** Thrown inside the group's transaction when one of its calls refused or failed: it rolls back. */
+class GroupMemberFailed extends Error {}
+
+export function groupCommit<L>(
+  db: Db,
+  opts: {
+    /** The most calls one transaction takes. */
+    max: number;
+    /** Writes the group's lines in its transaction, just before the commit. */
+    beforeCommit: (tx: Db, lines: L[]) => Promise<void>;
+  },
+): GroupCommit<L> {
+  if (!(opts.max >= 1)) throw new RangeError('max must be at least 1');
+  // A key is present while one of its transactions is in flight; its array holds the calls waiting.
+  const waiting = new Map<string, Job<L>[]>();
+
+  const alone = async (job: Job<L>) => {
+    try {
+      job.resolve(
+        await db.transaction(async (tx) => {
+          const { value, line } = await job.work(tx);
+          await opts.beforeCommit(tx, [line]);
+          return value;
+        }),
+      );
+    } catch (err) {
+      job.reject(err);
+    }
+  };
+
+  const together = async (jobs: Job<L>[]) => {
+    let values: unknown[];
+    try {
+      values = await db.transaction(async (tx) => {
+        const out: unknown[] = [];
+        const lines: L[] = [];
+        for (const job of jobs) {
+          const done = await job.work(tx).catch(() => {
+            throw new GroupMemberFailed();
+          });
+          out.push(done.value);
+          lines.push(done.line);
+        }
+        await opts.beforeCommit(tx, lines);
+        return out;
+      });
+    } catch (err) {
+      if (!(err instanceof GroupMemberFailed)) {
+        for (const job of jobs) job.reject(err);
+        return;
+      }
+      for (const job of jobs) await alone(job);
+      return;
+    }
+    for (const [i, job] of jobs.entries()) job.resolve(values[i]);
+  };
+
+  const drive = async (key: string, first: Job<L>) => {
+    let jobs = [first];
+    while (jobs.length) {
+      await (jobs.length === 1 ? alone(jobs[0]!) : together(jobs));
+      jobs = waiting.get(key)!.splice(0, opts.max);
+    }
+    waiting.delete(key);
+  };
+
+  return <T>(key: string, work: GroupWork<T, L>) =>
+    new Promise<T>((resolve, reject) => {
+      const job: Job<L> = { work, resolve: resolve as (v: unknown) => void, reject };
+      const queue = waiting.get(key);
+      if (queue) queue.push(job);
+      else {
+        waiting.set(key, []);
+        void drive(key, job);
+      }
+    });
+}
