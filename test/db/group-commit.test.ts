@@ -1,0 +1,112 @@
+// Group commit (src/db/group-commit.ts) on the file's real database: which calls share a transaction
+// (the transaction id each one sees), what a refusal inside a group does to the others, and that a
+// failure at the commit is not run again. The race with a row held by another connection is in
+// test/reliability/group-commit.test.ts (PostgreSQL).
+import { sql } from 'drizzle-orm';
+import { beforeAll, expect, it } from 'vitest';
+import type { Database, Db } from '../../src/db/client.js';
+import { groupCommit } from '../../src/db/group-commit.js';
+import { testDatabase } from '../helpers/db.js';
+
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+  await database.db.execute(sql`create table if not exists group_commit_probe (tag text not null)`);
+});
+
+const txid = async (tx: Db) =>
+  String(
+    ((await tx.execute(sql`select txid_current()::text as id`)) as { rows: { id: string }[] }).rows[0]!.id,
+  );
+const tags = async (prefix: string) =>
+  (
+    (await database.db.execute(
+      sql`select tag from group_commit_probe where tag like ${`${prefix}%`} order by tag`,
+    )) as { rows: { tag: string }[] }
+  ).rows.map((r) => r.tag);
+
+/** A group whose lines are tags inserted just before each commit. */
+function probe(max = 64, failCommit = false) {
+  const commits: string[][] = [];
+  const group = groupCommit<string>(database.db, {
+    max,
+    async beforeCommit(tx, lines) {
+      commits.push(lines);
+      if (failCommit) throw new Error('the commit failed');
+      for (const line of lines) await tx.execute(sql`insert into group_commit_probe (tag) values (${line})`);
+    },
+  });
+  return { group, commits };
+}
+
+it('calls queued behind a transaction share the next one, in arrival order, at most `max` at a time', async () => {
+  const { group, commits } = probe(3);
+  const calls = Array.from({ length: 6 }, (_, i) =>
+    group('workspace', async (tx) => ({ value: await txid(tx), line: `queued-${i}` })),
+  );
+  const seen = await Promise.all(calls);
+  // The first ran alone; the five that queued behind it took two transactions of at most three.
+  expect(commits).toEqual([['queued-0'], ['queued-1', 'queued-2', 'queued-3'], ['queued-4', 'queued-5']]);
+  expect(new Set(seen).size).toBe(3);
+  expect(seen[1]).toBe(seen[3]);
+  expect(seen[4]).toBe(seen[5]);
+  expect(seen[0]).not.toBe(seen[1]);
+  expect(await tags('queued-')).toEqual(calls.map((_, i) => `queued-${i}`));
+});
+
+it('keys do not wait for each other', async () => {
+  const { group, commits } = probe();
+  await Promise.all([
+    group('a', async () => ({ value: 1, line: 'key-a' })),
+    group('b', async () => ({ value: 2, line: 'key-b' })),
+  ]);
+  expect(commits).toEqual([['key-a'], ['key-b']]);
+});
+
+it('a call that throws inside a group undoes nothing of the others: they run again alone and commit', async () => {
+  const { group, commits } = probe();
+  const runs: string[] = [];
+  const first = group('refusal', async () => ({ value: 'first', line: 'refusal-0' }));
+  const grouped = ['refusal-1', 'refusal-2', 'refusal-3'].map((tag) =>
+    group('refusal', async (tx) => {
+      runs.push(tag);
+      await tx.execute(sql`insert into group_commit_probe (tag) values (${`${tag}-partial`})`);
+      if (tag === 'refusal-2') throw new Error('refused');
+      return { value: tag, line: tag };
+    }),
+  );
+  const settled = await Promise.allSettled([first, ...grouped]);
+  expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
+    'first',
+    'refusal-1',
+    'refused',
+    'refusal-3',
+  ]);
+  // Together first (rolled back at the refusal), then each alone.
+  expect(runs).toEqual(['refusal-1', 'refusal-2', 'refusal-1', 'refusal-2', 'refusal-3']);
+  expect(commits).toEqual([['refusal-0'], ['refusal-1'], ['refusal-3']]);
+  // The refused call's partial write is gone; the others' writes are there once.
+  expect(await tags('refusal-')).toEqual([
+    'refusal-0',
+    'refusal-1',
+    'refusal-1-partial',
+    'refusal-3',
+    'refusal-3-partial',
+  ]);
+});
+
+it('a failure at the commit fails the whole group and runs nothing again', async () => {
+  const { group } = probe(64, true);
+  let runs = 0;
+  const calls = Array.from({ length: 3 }, (_, i) =>
+    group('commit-fails', async (tx) => {
+      runs += 1;
+      await tx.execute(sql`insert into group_commit_probe (tag) values (${`commit-fails-${i}`})`);
+      return { value: i, line: `commit-fails-line-${i}` };
+    }),
+  );
+  const settled = await Promise.allSettled(calls);
+  expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  expect(runs).toBe(3); // one alone, two together: none run twice
+  expect(await tags('commit-fails')).toEqual([]);
+});
