@@ -6,13 +6,16 @@
 // - 2025 revisions (initialize, then calls, on any process): routed with the SDK's own `isLegacyRequest`
 //   to a per-request streamable HTTP transport, as the SDK documents for hand-wired compositions, so a
 //   plain call is answered with one JSON body and only a call that asked for progress streams (SSE).
-//   A plain tools/list or tools/call that can only be 2025 (`plainRequest`) is answered before that.
+//   A plain tools/list or tools/call that can only be 2025 (`plainRequest`) is answered before that,
+//   from the functions the SDK's handlers call too (tool-answers.ts): only the framing is done here.
 // The body is read once, bounded, before anything is parsed; both legs use the same server factory.
 // `protocolEndpoint` is that plumbing alone, shared with the published sites' endpoint for visitors'
 // assistants (src/mcp/visitor/server.ts); the owners' fast paths are added here as its `shortcut`.
 import {
   type AuthInfo,
+  type ListToolsResult,
   type McpHandlerRequestOptions,
+  ProtocolError,
   type Server,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
@@ -22,12 +25,13 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   classifyInboundRequest,
 } from '@modelcontextprotocol/server';
-import { listingFacts } from '../gate/listing.js';
 import { PORTABLE_CAPS } from '../portable/schema.js';
-import { type CallDeps, callTool } from './call.js';
+import type { CallDeps } from './call.js';
 import { failureResult, failureText } from './envelope.js';
+import { stepCodec } from './human-steps.js';
 import { principalOf } from './principal.js';
-import { UNBOUND_LISTING, serverFactory } from './server.js';
+import { serverFactory } from './server.js';
+import { type HumanSteps, callToolAnswer, listTools } from './tool-answers.js';
 
 /** An import payload at its byte cap plus room for the JSON-RPC envelope around it. */
 export const MAX_MCP_BODY_BYTES = PORTABLE_CAPS.bytes + 1024 * 1024;
@@ -98,7 +102,7 @@ type PlainRequest = { id: string | number; params: Record<string, unknown> };
  * nothing of its own to add: only a request's members, params holding only `allowed` keys and a
  * `_meta` without progress or reserved keys, a legacy protocol version or none, an Accept it takes.
  * Such a request is one the SDK classifies as legacy (no envelope claim, no modern header, a valid
- * JSON-RPC request: test/mcp/direct-call.test.ts), so it is taken without asking the SDK's classifier,
+ * JSON-RPC request: test/mcp/direct-answers.test.ts), so it is taken without asking the SDK's classifier,
  * whose failed zod parses were the largest source of promoted garbage per read. Anything else goes
  * to the SDK.
  */
@@ -224,64 +228,72 @@ export function protocolEndpoint(
   };
 }
 
+/** The JSON-RPC error the SDK sends for a ProtocolError its handler threw: code, message, any data. */
+function rpcProtocolError(id: string | number, err: ProtocolError): Response {
+  const error = {
+    code: err.code,
+    message: err.message,
+    ...(err.data !== undefined ? { data: err.data } : {}),
+  };
+  return Response.json({ jsonrpc: '2.0', id, error });
+}
+
+/**
+ * Serialises a tools/list answer once per distinct `tools` array (the registry keeps one per set of
+ * listing facts), not per request: the answer is copied, never re-encoded.
+ */
+const listJson = new WeakMap<object, Buffer>();
+function serialisedList(result: ListToolsResult): Buffer {
+  let bytes = listJson.get(result.tools);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(result));
+    listJson.set(result.tools, bytes);
+  }
+  return bytes;
+}
+
 export function createMcpEndpoint(
   deps: CallDeps,
   stateKey: Uint8Array,
   opts: {
-    /** false: every request goes through the SDK (the reference the fast paths are tested against). */
+    /** false: every request goes through the SDK (the reference the direct answers are framed like). */
     fastPaths?: boolean;
     /** Sees which path answered each POST (tests and benchmarks). */
-    onRoute?: (route: 'precomputed-list' | 'direct-call' | 'sdk') => void;
+    onRoute?: (route: 'direct-list' | 'direct-call' | 'sdk') => void;
   } = {},
 ): McpEndpoint {
-  /**
-   * tools/list on the 2025 wire from the answer precomputed per (scopes, role, areas, grant): the
-   * same JSON the SDK would send (test/mcp/precomputed-list.test.ts), serialised once, not per call.
-   */
-  const precomputedList = async (plain: PlainRequest, authInfo?: AuthInfo) => {
-    const principal = principalOf(authInfo);
-    const tools =
-      principal.kind === 'unbound'
-        ? deps.registry.listBytes(principal, UNBOUND_LISTING)
-        : deps.registry.listBytes(
-            principal.caller,
-            await listingFacts(deps.services.db, principal.caller, deps.caches.listing),
-          );
-    return rpcResult(plain.id, tools);
-  };
+  const steps: HumanSteps = { base: deps.services.config.baseUrl, codec: stepCodec(stateKey) };
 
   /**
-   * A plain tools/call on the 2025 wire, straight to `callTool` without building a server and a
-   * transport for it: the same JSON the SDK path sends (test/mcp/direct-call.test.ts). What needs the
-   * SDK's context (progress, unbound clients, approvals with URL elicitation, unknown tools' protocol
-   * error, malformed params) is left to it; null means "not covered".
+   * A plain tools/list or tools/call on the 2025 wire, answered without building a server and a
+   * transport for it. The SDK's handlers and these answers call the same functions (tool-answers.ts),
+   * so only the JSON-RPC framing is done here, as the SDK's JSON response mode frames it. What needs
+   * the SDK's context (progress) or its checks (malformed params) is left to it: null hands it on.
    */
-  const directCall = async (plain: PlainRequest, authInfo?: AuthInfo): Promise<Response | null> => {
-    const { name, arguments: args } = plain.params;
-    if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return null;
-    const principal = principalOf(authInfo);
-    if (principal.kind !== 'caller' || !deps.registry.get(name) || name === 'confirm_pending_action') {
-      return null;
-    }
-    // callTool answers every failure as a result; the SDK projection is the identity for our
-    // envelopes (an object structuredContent beside its text), so the result goes out as it is.
-    const result = await callTool(deps, principal.caller, name, args);
-    return rpcResult(plain.id, JSON.stringify(result));
-  };
-
   const shortcut = async (request: Request, body: unknown, authInfo?: AuthInfo) => {
     const list = plainRequest(request, body, 'tools/list', []);
     if (list) {
-      opts.onRoute?.('precomputed-list');
-      return precomputedList(list, authInfo);
+      opts.onRoute?.('direct-list');
+      return rpcResult(list.id, serialisedList(await listTools(deps, principalOf(authInfo))));
     }
     const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
-    const answer = call && (await directCall(call, authInfo));
-    if (answer) opts.onRoute?.('direct-call');
-    return answer;
+    if (!call) return null;
+    const { name, arguments: args } = call.params;
+    if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return null;
+    opts.onRoute?.('direct-call');
+    try {
+      // The SDK's 2025 projection is the identity for our envelopes (an object structuredContent
+      // beside its text), so the answer goes out as it is.
+      const answer = await callToolAnswer(deps, steps, principalOf(authInfo), name, args);
+      return rpcResult(call.id, JSON.stringify(answer));
+    } catch (err) {
+      // A protocol error (an unknown tool) is an answer; anything else is the edge's to handle.
+      if (err instanceof ProtocolError) return rpcProtocolError(call.id, err);
+      throw err;
+    }
   };
 
-  return protocolEndpoint(serverFactory(deps, stateKey), {
+  return protocolEndpoint(serverFactory(deps, steps), {
     log: deps.services.log,
     ...(opts.fastPaths !== false ? { shortcut } : {}),
     onRoute: opts.onRoute,

@@ -69,17 +69,20 @@ export function connectUrl(base: string, code?: string): string {
   return code ? `${base}/dashboard/connect?code=${encodeURIComponent(code)}` : `${base}/dashboard/connect`;
 }
 
-/** Any tool call of a signed-in but unbound OAuth client: tell the person where to bind it. */
+/**
+ * Any tool call of a signed-in but unbound OAuth client: tell the person where to bind it. `ctx` is
+ * the SDK's request context; a request answered without it (a plain 2025 one) cannot elicit.
+ */
 export async function unboundAnswer(
   p: Extract<Principal, { kind: 'unbound' }>,
   base: string,
-  ctx: ServerContext,
+  ctx: ServerContext | undefined,
   codec: StepCodec,
 ): Promise<CallToolResult | InputRequiredResult> {
   const url = connectUrl(base, p.connectCode);
   const code = p.connectCode ? ` (connect code ${p.connectCode})` : '';
   const message = `This assistant is signed in to Sitegate but not yet connected to a website. The site owner opens ${url}${code}, chooses the website and what the assistant may do, and connects it.`;
-  if (wantsUrlElicitation(ctx) && !declined(ctx, 'connect')) {
+  if (ctx && wantsUrlElicitation(ctx) && !declined(ctx, 'connect')) {
     return inputRequired({
       inputRequests: { connect: inputRequired.elicitUrl({ url, message }) },
       requestState: await codec.mint({ k: 'bind' }, ctx),
@@ -103,11 +106,13 @@ export async function approvalAnswer(
   result: CallToolResult,
   planId: string,
   base: string,
-  ctx: ServerContext,
+  ctx: ServerContext | undefined,
   codec: StepCodec,
 ): Promise<CallToolResult | InputRequiredResult> {
   const error = (result.structuredContent as { error?: { code?: string } } | undefined)?.error;
-  if (error?.code !== 'plan_pending' || !wantsUrlElicitation(ctx) || declined(ctx, 'approve')) return result;
+  if (error?.code !== 'plan_pending' || !ctx || !wantsUrlElicitation(ctx) || declined(ctx, 'approve')) {
+    return result;
+  }
   return inputRequired({
     inputRequests: {
       approve: inputRequired.elicitUrl({

@@ -69,14 +69,10 @@ export type Registry = {
   all(): CompiledTool[];
   /**
    * tools/list for a connection: only what it could run — its scopes, the creator's role, the areas
-   * withheld and the advanced-editor grant. Computed once per distinct set of those facts.
+   * withheld and the advanced-editor grant. Computed once per distinct set of those facts, and the
+   * same array each time, so a caller may serialise it once.
    */
   listFor(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): Tool[];
-  /**
-   * The tools/list result `{"tools":[…]}` as UTF-8 JSON, serialised and encoded once per distinct
-   * set of facts (the precomputed answer: ≈ 79 KB at full scope, copied, never re-encoded).
-   */
-  listBytes(caller: Pick<Caller, 'scopes'>, facts: ListingFacts): Buffer;
 };
 
 /** Bound on the per-filter cache (distinct scope/role/area combinations seen by this process). */
@@ -86,29 +82,21 @@ export function createRegistry(defs: ToolDef[] = ALL_TOOLS): Registry {
   const compiled = defs.map(compileTool);
   const byName = new Map(compiled.map((t) => [t.def.name, t]));
   if (byName.size !== compiled.length) throw new Error('duplicate tool name');
-  const cache = new Map<string, { list: Tool[]; bytes?: Buffer }>();
-  const entry = (caller: Pick<Caller, 'scopes'>, facts: ListingFacts) => {
-    const key = filterKey(caller, facts);
-    let e = cache.get(key);
-    if (!e) {
-      e = {
-        list: compiled
-          .filter((t) => (t.def.authorizedBy ?? [t.def]).some((rule) => listable(caller, rule, facts)))
-          .map((t) => t.listing),
-      };
-      if (cache.size >= MAX_FILTERS) cache.clear();
-      cache.set(key, e);
-    }
-    return e;
-  };
+  const cache = new Map<string, Tool[]>();
   return {
     get: (name) => byName.get(name),
     all: () => compiled,
-    listFor: (caller, facts) => entry(caller, facts).list,
-    listBytes(caller, facts) {
-      const e = entry(caller, facts);
-      e.bytes ??= Buffer.from(JSON.stringify({ tools: e.list }));
-      return e.bytes;
+    listFor(caller, facts) {
+      const key = filterKey(caller, facts);
+      let list = cache.get(key);
+      if (!list) {
+        list = compiled
+          .filter((t) => (t.def.authorizedBy ?? [t.def]).some((rule) => listable(caller, rule, facts)))
+          .map((t) => t.listing);
+        if (cache.size >= MAX_FILTERS) cache.clear();
+        cache.set(key, list);
+      }
+      return list;
     },
   };
 }

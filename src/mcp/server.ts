@@ -7,17 +7,15 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type ServerContext,
+  isInputRequiredResult,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import type { Progress } from '../domain/context.js';
-import { type ListingFacts, listingFacts } from '../gate/listing.js';
-import { type CallDeps, callTool } from './call.js';
-import { type StepCodec, approvalAnswer, checkStepState, stepCodec, unboundAnswer } from './human-steps.js';
+import type { CallDeps } from './call.js';
 import { SERVER_INSTRUCTIONS, UNBOUND_INSTRUCTIONS } from './instructions.js';
 import { type Principal, principalOf } from './principal.js';
 import { PROMPTS } from './prompts.js';
 import { RESOURCE_TEMPLATES, listResources, readResource } from './resources.js';
+import { type HumanSteps, callToolAnswer, listTools } from './tool-answers.js';
 
 const SERVER_INFO = { name: 'sitegate', title: 'Sitegate', version: '0.1.0' };
 const validator = new AjvJsonSchemaValidator();
@@ -38,30 +36,7 @@ const CACHE_HINTS = {
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'private' },
 } as const;
 
-/**
- * What tools/list assumes for an OAuth client not bound yet: what the token's scopes could reach, so
- * a client that cached the list works without a restart once the owner binds it (every call is
- * still decided by the gate).
- */
-export const UNBOUND_LISTING: ListingFacts = {
-  siteRole: 'owner',
-  bestRole: 'owner',
-  withheldAreas: [],
-  advancedEditor: true,
-};
-
-type Endpoint = { deps: CallDeps; base: string; codec: StepCodec };
-
-function progressOf(ctx: ServerContext): Progress | undefined {
-  const token = ctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return undefined;
-  return async (progress, total, message) => {
-    await ctx.mcpReq.notify({
-      method: 'notifications/progress',
-      params: { progressToken: token, progress, total, message },
-    });
-  };
-}
+type Endpoint = { deps: CallDeps; steps: HumanSteps };
 
 function buildServer(e: Endpoint, principal: Principal): Server {
   const { deps } = e;
@@ -71,30 +46,14 @@ function buildServer(e: Endpoint, principal: Principal): Server {
     jsonSchemaValidator: validator,
     cacheHints: CACHE_HINTS,
     // Multi-round-trip state is signed and bound to the principal; a bad one never reaches a handler.
-    requestState: { verify: e.codec.verify },
+    requestState: { verify: e.steps.codec.verify },
   });
-  server.setRequestHandler('tools/list', async () => {
-    if (principal.kind === 'unbound') return { tools: deps.registry.listFor(principal, UNBOUND_LISTING) };
-    const { caller } = principal;
-    const facts = await listingFacts(deps.services.db, caller, deps.caches.listing);
-    return { tools: deps.registry.listFor(caller, facts) };
-  });
+  // The answers are computed in tool-answers.ts, which the endpoint's direct answers share.
+  server.setRequestHandler('tools/list', () => listTools(deps, principal));
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const { name, arguments: args } = req.params;
-    checkStepState(ctx, name, args);
-    if (principal.kind === 'unbound') {
-      if (!deps.registry.get(name)) throw unknownTool(name);
-      return unboundAnswer(principal, e.base, ctx, e.codec);
-    }
-    const result = await callTool(deps, principal.caller, name, args, progressOf(ctx));
-    // Unknown tools are protocol errors (DESIGN §5.1); callTool has recorded the attempt in Activity.
-    if (!deps.registry.get(name)) throw unknownTool(name);
-    if (name === 'confirm_pending_action') {
-      const planId = String((args as { planId?: unknown } | undefined)?.planId ?? '');
-      const answer = await approvalAnswer(result, planId, e.base, ctx, e.codec);
-      if (answer !== result) return answer;
-    }
-    return server.projectCallToolResult(result, undefined);
+    const answer = await callToolAnswer(deps, e.steps, principal, name, args, ctx);
+    return isInputRequiredResult(answer) ? answer : server.projectCallToolResult(answer, undefined);
   });
   server.setRequestHandler('resources/list', async () => ({ resources: resourceList }));
   server.setRequestHandler('resources/templates/list', async () => ({
@@ -120,18 +79,8 @@ function buildServer(e: Endpoint, principal: Principal): Server {
   return server;
 }
 
-function unknownTool(name: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Unknown tool: ${name.slice(0, 64)}. Call tools/list to see the tools this connection can use.`,
-  );
-}
-
 /** The per-request server factory both protocol eras are served from (one definition, no drift). */
-export function serverFactory(
-  deps: CallDeps,
-  stateKey: Uint8Array,
-): (authInfo: AuthInfo | undefined) => Server {
-  const e: Endpoint = { deps, base: deps.services.config.baseUrl, codec: stepCodec(stateKey) };
+export function serverFactory(deps: CallDeps, steps: HumanSteps): (authInfo: AuthInfo | undefined) => Server {
+  const e: Endpoint = { deps, steps };
   return (authInfo) => buildServer(e, principalOf(authInfo));
 }

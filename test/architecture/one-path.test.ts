@@ -4,6 +4,8 @@
 // src/domain/sections/store.ts. src/portable/ (import_site) and src/migrate/ used to insert websites,
 // owners, brands and sections themselves; they call the domain now. The behaviour (one refusal, same
 // answer from every tool) is tested in test/business/site-limit.test.ts.
+// The same holds for protocol answers: tools/list and tools/call are computed by src/mcp/tool-answers.ts,
+// which the SDK's handlers and the endpoint's direct answers to plain 2025 requests both call.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -27,4 +29,17 @@ it('websites and brands are created only by the domain’s one site-creation fun
 
 it('sections are inserted only by the domain’s section insertion', () => {
   expect(inserting('sections')).toEqual(['domain/sections/store.ts']);
+});
+
+it('tools/list and tools/call are answered in one place, for the SDK’s handlers and the direct path alike', () => {
+  const calling = (pattern: RegExp) =>
+    files
+      .filter((f) => pattern.test(f.text))
+      .map((f) => f.rel.split(path.sep).join('/'))
+      .sort();
+  // The listing and the call with its special cases (unbound clients, unknown tools, approvals);
+  // resources/read runs its tool through callTool as well.
+  expect(calling(/\.listFor\(/)).toEqual(['mcp/tool-answers.ts']);
+  expect(calling(/(?<![.\w]|function )callTool\(/)).toEqual(['mcp/resources.ts', 'mcp/tool-answers.ts']);
+  expect(calling(/(approvalAnswer|unboundAnswer)\(/)).toEqual(['mcp/human-steps.ts', 'mcp/tool-answers.ts']);
 });
