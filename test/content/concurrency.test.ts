@@ -1,41 +1,32 @@
 // Two writers on one section never lose an update silently (issue 3 item 7): concurrent calls over MCP
-// either all land (row locks serialise them) or the loser gets stale_revision / conflict. Each writer
-// is the domain function in a transaction of its own, as each call over MCP is.
+// either all land (row locks serialise them) or the loser gets stale_revision / conflict.
 import { asc, eq } from 'drizzle-orm';
-import { beforeAll, expect, it } from 'vitest';
-import { type Demo, seedDemo } from '../../src/demo/seed.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Demo } from '../../src/demo/seed.js';
 import { sections } from '../../src/db/schema.js';
-import type { Services, SiteCtx } from '../../src/domain/context.js';
-import { createPage } from '../../src/domain/pages/write.js';
-import { addSection, replaceSectionContent, updateSectionText } from '../../src/domain/sections/edit.js';
-import { uniqueTag } from '../helpers/db.js';
-import { attempt, inSite, testServices } from '../helpers/domain.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
 import { draftRev, sectionRow } from './state.js';
 
-let services: Services;
+let s: TestServer;
 let d: Demo;
-const db = () => services.db;
+const db = () => s.sg.deps.services.db;
 beforeAll(async () => {
-  services = await testServices();
-  d = await seedDemo(services.db, { tag: uniqueTag() });
+  s = await startTestServer();
+  d = await s.seed();
 });
-/** One writer: its own transaction on the demo's main site, as the owner. */
-const write = <T>(fn: (ctx: SiteCtx) => Promise<T>) =>
-  attempt(
-    inSite(services, { companyId: d.companyId, websiteId: d.websites.main, userId: d.users.owner.id }, fn),
-  );
+afterAll(() => s?.close());
 
 it('concurrent text edits of different fields of one section all land, each bumping rev once', async () => {
   const before = await sectionRow(db(), d.sections.hero);
   const rev0 = await draftRev(db(), d.websites.main);
-  const edits: Record<string, string>[] = [
-    { heading: 'A heading' },
-    { subheading: 'A subheading' },
-    { buttonLabel: 'A label' },
-  ];
+  const edits = [{ heading: 'A heading' }, { subheading: 'A subheading' }, { buttonLabel: 'A label' }];
   const results = await Promise.all(
     edits.map((text) =>
-      write((ctx) => updateSectionText(ctx, { pageId: d.pages.home, sectionId: d.sections.hero, text })),
+      s.call(d.tokens.default, 'update_section_text', {
+        pageId: d.pages.home,
+        sectionId: d.sections.hero,
+        text,
+      }),
     ),
   );
   expect(results.map((r) => r.ok)).toEqual([true, true, true]);
@@ -51,24 +42,25 @@ it('concurrent text edits of different fields of one section all land, each bump
 });
 
 it('concurrent replaces with the same clientRev: exactly one wins, the others get stale_revision', async () => {
-  const j = { data: await sectionRow(db(), d.sections.intro) }; // what get_section_json reads
+  const j = await s.call(d.tokens.default, 'get_section_json', {
+    pageId: d.pages.home,
+    sectionId: d.sections.intro,
+  });
   const results = await Promise.all(
     [1, 2, 3, 4].map((n) =>
-      write((ctx) =>
-        replaceSectionContent(ctx, {
-          pageId: d.pages.home,
-          sectionId: d.sections.intro,
-          content: { body: `Writer ${n}` },
-          clientRev: j.data.rev,
-        }),
-      ),
+      s.call(d.tokens.default, 'replace_section_content', {
+        pageId: d.pages.home,
+        sectionId: d.sections.intro,
+        content: { body: `Writer ${n}` },
+        clientRev: j.data?.rev,
+      }),
     ),
   );
   const winners = results.filter((r) => r.ok);
   expect(winners).toHaveLength(1);
   expect(results.filter((r) => r.error?.code === 'stale_revision')).toHaveLength(3);
   const after = await sectionRow(db(), d.sections.intro);
-  expect(after.rev).toBe(j.data.rev + 1);
+  expect(after.rev).toBe(j.data?.rev + 1);
   const winner = results.findIndex((r) => r.ok) + 1;
   expect(after.content).toEqual({ body: `Writer ${winner}` });
 });
@@ -76,14 +68,12 @@ it('concurrent replaces with the same clientRev: exactly one wins, the others ge
 it('concurrent add_section calls keep positions unique and dense', async () => {
   const results = await Promise.all(
     [0, 1, 2, 3, 4].map((n) =>
-      write((ctx) =>
-        addSection(ctx, {
-          pageId: d.pages.contact,
-          type: 'text',
-          content: { body: `Block ${n}` },
-          position: 0,
-        }),
-      ),
+      s.call(d.tokens.default, 'add_section', {
+        pageId: d.pages.contact,
+        type: 'text',
+        content: { body: `Block ${n}` },
+        position: 0,
+      }),
     ),
   );
   expect(results.every((r) => r.ok)).toBe(true);
@@ -97,7 +87,7 @@ it('concurrent add_section calls keep positions unique and dense', async () => {
 
 it('concurrent create_page with one slug: one page, the others get conflict', async () => {
   const results = await Promise.all(
-    [1, 2, 3].map(() => write((ctx) => createPage(ctx, { title: 'Gift cards', slug: 'gift-cards' }))),
+    [1, 2, 3].map(() => s.call(d.tokens.default, 'create_page', { title: 'Gift cards', slug: 'gift-cards' })),
   );
   expect(results.filter((r) => r.ok)).toHaveLength(1);
   expect(results.filter((r) => r.error?.code === 'conflict')).toHaveLength(2);

@@ -12,7 +12,6 @@ import { type Clock, type Services, type SiteCtx, noProgress } from '../../src/d
 import { createDnsChecker } from '../../src/domain/domains/dns-check.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import { imageProviderFor } from '../../src/domain/library/image-provider.js';
-import { Refusal } from '../../src/kernel/errors.js';
 import type { Role } from '../../src/kernel/scopes.js';
 import { testDatabase } from './db.js';
 
@@ -60,18 +59,4 @@ export function inSite<T>(services: Services, who: SiteActor, fn: (ctx: SiteCtx)
       role: who.role ?? 'owner',
     }),
   );
-}
-
-/** What a domain call came to: its result, or the code of the refusal it threw (anything else throws). */
-export type Attempt<T> =
-  | { ok: true; data: T; error?: undefined }
-  | { ok: false; data?: undefined; error: { code: string } };
-
-export async function attempt<T>(work: Promise<T>): Promise<Attempt<T>> {
-  try {
-    return { ok: true, data: await work };
-  } catch (e) {
-    if (e instanceof Refusal) return { ok: false, error: { code: e.code } };
-    throw e;
-  }
 }
