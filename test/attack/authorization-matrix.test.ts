@@ -1,7 +1,8 @@
 // Attack suite, a generated authorization matrix: fast-check over tool × scopes × role × withheld
 // areas × advanced-editor grant × reach × target, through the gate's two steps (target choice, then the
-// decision). The oracle is SPEC.md's rules as a set of conditions, not the gate's order of checks: a call
-// is allowed exactly when no rule is broken, and a refusal must name one of the rules that is broken.
+// decision). The oracle is the rules as a set of conditions (test/helpers/authorization-oracle.ts), not
+// the gate's order of checks: a call is allowed exactly when no rule is broken, and a refusal must name
+// one of the rules that is broken.
 // Tenant isolation is checked on its own: another tenant's site never reveals anything but not_found
 // (or the scope the connection lacks, which concerns the connection, not the site).
 import fc from 'fast-check';
@@ -11,23 +12,13 @@ import type { Caller } from '../../src/kernel/caller.js';
 import { Refusal } from '../../src/kernel/errors.js';
 import { ROLES, type Role, SCOPES, type Scope } from '../../src/kernel/scopes.js';
 import { createRegistry } from '../../src/mcp/registry.js';
+import { type AuthCase, type Target, brokenRules } from '../helpers/authorization-oracle.js';
 
 const RULES: GateRule[] = createRegistry()
   .all()
   .map((t) => t.def);
 const AREAS = [...new Set(RULES.map((r) => r.area))];
-const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
-
-type Target = 'omitted' | 'own' | 'sibling' | 'foreign' | 'missing';
-type Case = {
-  rule: GateRule;
-  scopes: Scope[];
-  role: Role | null;
-  withheld: string[];
-  grant: boolean;
-  reach: 'website' | 'workspace';
-  target: Target;
-};
+type Case = AuthCase & { scopes: Scope[]; withheld: string[] };
 
 const SITE = { own: 'site_own', sibling: 'site_sibling', foreign: 'site_foreign', missing: 'site_missing' };
 
@@ -54,35 +45,6 @@ function gate(c: Case): string {
   }
 }
 
-/** SPEC §1, §4.4, §4.5 rules 2/7, §5 rules 4-7, DESIGN §4: every code a broken rule may answer with. */
-function broken(c: Case): Set<string> {
-  const out = new Set<string>();
-  // Scopes are a ceiling (SPEC §5 rule 4).
-  if (!c.scopes.includes(c.rule.scope)) out.add('scope_missing');
-  // Which website: workspace-level tools act on the connection's own site whatever is named.
-  const target: Target = c.rule.workspaceLevel ? 'own' : c.target;
-  if (!c.rule.workspaceLevel) {
-    // A workspace connection names websiteId on each call (SPEC §4.4).
-    if (c.reach === 'workspace' && target === 'omitted') out.add('invalid_input');
-    // A single-site connection naming another site: not_found (DESIGN §4).
-    if (c.reach === 'website' && target !== 'omitted' && target !== 'own') out.add('not_found');
-  }
-  // Another tenant's site or no site: the same not_found (SPEC §4.5 rule 2).
-  if (target === 'foreign' || target === 'missing') out.add('not_found');
-  const onSite = target === 'own' || target === 'sibling' || target === 'omitted';
-  if (onSite) {
-    // The agency switched the area off (SPEC §1, §5 rule 7).
-    if (c.withheld.includes(c.rule.area)) out.add('area_disabled');
-    // The creator's live role (SPEC §5 rule 5); owner-only tools say so (rule 7 of §4.5).
-    if (c.role === null) out.add('role_insufficient');
-    else if (RANK[c.role] < RANK[c.rule.role])
-      out.add(c.rule.role === 'owner' ? 'owner_only' : 'role_insufficient');
-    // Advanced draft writes need the grant (SPEC §5 rule 6).
-    if (c.rule.advanced && !c.grant) out.add('advanced_editor_required');
-  }
-  return out;
-}
-
 const arbCase: fc.Arbitrary<Case> = fc.record({
   rule: fc.constantFrom(...RULES),
   scopes: fc.subarray([...SCOPES]),
@@ -98,7 +60,7 @@ describe('generated authorization matrix', () => {
     fc.assert(
       fc.property(arbCase, (c) => {
         const got = gate(c);
-        const why = broken(c);
+        const why = brokenRules(c);
         if (why.size === 0) expect(got).toBe('allowed');
         else expect([...why]).toContain(got);
       }),

@@ -2,27 +2,16 @@
 // are long (a metadata-document URL, a random id): the page fits its viewport. Screenshots go to
 // $SCREENSHOT_DIR when it is set, for a person to look at.
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { recordPendingSignIn } from '../../src/auth/oauth/binding.js';
-import { launchChromium } from '../helpers/browser.js';
+import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, signedIn } from '../helpers/owner-pages.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite();
 
 it('long client ids wrap inside their card at 390 px and 1280 px', async () => {
-  const demo = await s.seed();
-  const db = s.sg.deps.services.db;
+  const demo = await suite.s.seed();
+  const db = suite.s.sg.deps.services.db;
   const issuer = 'http://idp.example';
   const url = `https://assistant.example/.well-known/oauth-client/${'metadata-document-'.repeat(6)}end`;
   const random = `c${'0123456789abcdef'.repeat(5)}`;
@@ -40,12 +29,12 @@ it('long client ids wrap inside their card at 390 px and 1280 px', async () => {
     { clientName: 'Named Assistant' },
   );
   for (const width of WIDTHS) {
-    const page = await signedIn(browser, s.url, demo.users.owner, width);
+    const page = await signedIn(suite.browser, suite.s.url, demo.users.owner, width);
     for (const [name, at] of [
       ['connect', '/dashboard/connect'],
       ['connect-code', `/dashboard/connect?code=${code}`],
     ] as const) {
-      await page.goto(`${s.url}${at}`);
+      await page.goto(`${suite.s.url}${at}`);
       const dir = process.env.SCREENSHOT_DIR;
       if (dir) await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
       expect(await overflowOf(page), `${at} at ${width}px`).toBeLessThanOrEqual(0);

@@ -2,23 +2,13 @@
 // "api_to/ken", "get_site_ove/rview"), and the page fits its viewport. Screenshots go to
 // $SCREENSHOT_DIR when it is set, for a person to look at.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { activity } from '../../src/db/schema.js';
-import { launchChromium } from '../helpers/browser.js';
+import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, signedIn } from '../helpers/owner-pages.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite();
 
 /** Every word of the tables' cells, buttons and summaries that the browser laid out over two lines. */
 async function brokenWords(page: Page, scope = 'table'): Promise<string[]> {
@@ -47,9 +37,9 @@ async function brokenWords(page: Page, scope = 'table'): Promise<string[]> {
 }
 
 it('the Developers tables break no word mid-way at 1280 px or 390 px', async () => {
-  const demo = await s.seed();
+  const demo = await suite.s.seed();
   const now = Date.now();
-  await s.sg.deps.services.db.insert(activity).values(
+  await suite.s.sg.deps.services.db.insert(activity).values(
     ['get_site_overview', 'prepare_send_document', 'confirm_pending_action'].map((tool, i) => ({
       companyId: demo.companyId,
       websiteId: demo.websites.main,
@@ -62,8 +52,8 @@ it('the Developers tables break no word mid-way at 1280 px or 390 px', async () 
     })),
   );
   for (const width of WIDTHS) {
-    const page = await signedIn(browser, s.url, demo.users.owner, width);
-    await page.goto(`${s.url}/settings/advanced/developers`);
+    const page = await signedIn(suite.browser, suite.s.url, demo.users.owner, width);
+    await page.goto(`${suite.s.url}/settings/advanced/developers`);
     const dir = process.env.SCREENSHOT_DIR;
     if (dir) await page.screenshot({ path: path.join(dir, `developers-${width}.png`), fullPage: true });
     expect(await overflowOf(page), `at ${width}px`).toBeLessThanOrEqual(0);

@@ -1,31 +1,19 @@
 // The Developers page in a real browser (Chromium via playwright-core): sign in, create a connection,
 // copy the token once with the copy button, revoke it; the revoked token then gets 401.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.js';
-import { type TestServer, postMcp, startTestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { browserSuite, submitLogin } from '../helpers/browser.js';
+import { postMcp } from '../helpers/server.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite();
 
-const mcpStatus = async (token: string) => (await postMcp(s.mcpUrl, token)).status;
+const mcpStatus = async (token: string) => (await postMcp(suite.s.mcpUrl, token)).status;
 
 it('creates a connection, copies the token once, revokes it; the token then gets 401', async () => {
-  const context = await browser.newContext();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+  const context = await suite.browser.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.s.url });
   const page = await context.newPage();
-  await page.goto(`${s.url}/settings/advanced/developers`);
-  await page.fill('input[name=email]', s.demo.users.owner.email);
-  await page.fill('input[name=password]', s.demo.users.owner.password);
-  await page.click('button[type=submit]');
+  await page.goto(`${suite.s.url}/settings/advanced/developers`);
+  await submitLogin(page, suite.s.demo.users.owner);
   await page.waitForURL('**/settings/advanced/developers');
 
   await page.fill('input[name=name]', 'Browser bot');

@@ -1,22 +1,31 @@
 // list_draft_changes compares digests computed in the database; this checks it says exactly what the
 // plain content comparison says, across every kind of change, and reads as an owner would want.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Demo } from '../../src/demo/seed.js';
+import { beforeAll, expect, it } from 'vitest';
+import { type Demo, seedDemo } from '../../src/demo/seed.js';
 import { pages, sections, websites } from '../../src/db/schema.js';
+import type { Services } from '../../src/domain/context.js';
 import { diffDraft } from '../../src/domain/pages/draft-changes.js';
 import { draftChanges } from '../../src/domain/pages/read.js';
+import { createPage, updatePageSeo } from '../../src/domain/pages/write.js';
+import {
+  addSection,
+  moveSection,
+  setSectionHidden,
+  setSectionLayout,
+  updateSectionText,
+} from '../../src/domain/sections/edit.js';
 import { loadDraft } from '../../src/domain/sites/draft.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { uniqueTag } from '../helpers/db.js';
+import { inSite, testServices } from '../helpers/domain.js';
 
-let s: TestServer;
+let services: Services;
 let d: Demo;
-const db = () => s.sg.deps.services.db;
+const db = () => services.db;
 beforeAll(async () => {
-  s = await startTestServer();
-  d = await s.seed();
+  services = await testServices();
+  d = await seedDemo(services.db, { tag: uniqueTag() });
 });
-afterAll(() => s?.close());
 
 async function both(websiteId: string) {
   const [site] = await db().select().from(websites).where(eq(websites.id, websiteId));
@@ -26,26 +35,25 @@ async function both(websiteId: string) {
 }
 
 it('matches the content comparison after edits of every kind', async () => {
-  const t = d.tokens.default;
-  await s.call(t, 'update_section_text', {
-    pageId: d.pages.home,
-    sectionId: d.sections.hero,
-    text: { heading: 'New' },
-  });
-  await s.call(t, 'set_section_layout', {
-    pageId: d.pages.about,
-    sectionId: (await firstSection(d.pages.about))!,
-    layout: { width: 'wide' },
-  });
-  await s.call(t, 'move_section', { pageId: d.pages.home, sectionId: d.sections.hero, position: 4 });
-  await s.call(t, 'set_section_hidden', {
-    pageId: d.pages.contact,
-    sectionId: (await firstSection(d.pages.contact))!,
-    hidden: true,
-  });
-  await s.call(t, 'add_section', { pageId: d.pages.about, type: 'text', content: { body: 'More' } });
-  await s.call(t, 'update_page_seo', { pageId: d.pages.post, description: 'Rye!' });
-  await s.call(t, 'create_page', { title: 'Gift cards' });
+  const about = (await firstSection(d.pages.about))!;
+  const contact = (await firstSection(d.pages.contact))!;
+  await inSite(
+    services,
+    { companyId: d.companyId, websiteId: d.websites.main, userId: d.users.owner.id },
+    async (ctx) => {
+      await updateSectionText(ctx, {
+        pageId: d.pages.home,
+        sectionId: d.sections.hero,
+        text: { heading: 'New' },
+      });
+      await setSectionLayout(ctx, { pageId: d.pages.about, sectionId: about, layout: { width: 'wide' } });
+      await moveSection(ctx, { pageId: d.pages.home, sectionId: d.sections.hero, position: 4 });
+      await setSectionHidden(ctx, { pageId: d.pages.contact, sectionId: contact, hidden: true });
+      await addSection(ctx, { pageId: d.pages.about, type: 'text', content: { body: 'More' } });
+      await updatePageSeo(ctx, { pageId: d.pages.post, description: 'Rye!' });
+      await createPage(ctx, { title: 'Gift cards' });
+    },
+  );
   await db().delete(sections).where(eq(sections.pageId, d.pages.contact)); // removed in the app
   await db().delete(pages).where(eq(pages.id, d.pages.contact));
   const { viaDigest, viaContent } = await both(d.websites.main);

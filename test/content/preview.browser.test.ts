@@ -3,40 +3,28 @@
 // runs and the draft edit is only in the preview.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { browserSuite, submitLogin } from '../helpers/browser.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite();
 
 it('shows the owner the draft in the editor and a visitor the published page', async () => {
-  const d = s.demo;
-  const edit = await s.call(d.tokens.default, 'update_section_text', {
+  const d = suite.s.demo;
+  const edit = await suite.s.call(d.tokens.default, 'update_section_text', {
     pageId: d.pages.home,
     sectionId: d.sections.hero,
     text: { heading: 'Pumpkin bread is here', subheading: 'Only in *October*, see [our story](/about).' },
   });
   expect(edit.ok).toBe(true);
 
-  const owner = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const owner = await suite.browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await owner.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${s.url}/editor/${d.websites.main}`);
+  await page.goto(`${suite.s.url}/editor/${d.websites.main}`);
   // Not signed in: the login form, then back to the preview.
-  await page.fill('input[name=email]', d.users.owner.email);
-  await page.fill('input[name=password]', d.users.owner.password);
-  await Promise.all([page.waitForURL(`**/editor/${d.websites.main}`), page.click('button[type=submit]')]);
+  await submitLogin(page, d.users.owner);
+  await page.waitForURL(`**/editor/${d.websites.main}`);
   await expect.poll(() => page.locator('h1').textContent()).toBe('Pumpkin bread is here');
   expect(await page.locator('.draft-bar').isVisible()).toBe(true);
   expect(await page.locator('.lead em').textContent()).toBe('October');
@@ -47,10 +35,10 @@ it('shows the owner the draft in the editor and a visitor the published page', a
   await page.waitForURL(`**/editor/${d.websites.main}/about`);
   expect(await page.locator('h2').first().textContent()).toBe('Our story');
 
-  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const visitor = await suite.browser.newContext({ viewport: { width: 390, height: 844 } });
   const live = await visitor.newPage();
   live.on('pageerror', (e) => errors.push(e.message));
-  const res = await live.goto(`${s.url}/sites/${d.websites.main}/`);
+  const res = await live.goto(`${suite.s.url}/sites/${d.websites.main}/`);
   expect(res?.status()).toBe(200);
   expect(await live.locator('h1').textContent()).toBe('Fresh bread every morning');
   expect(await live.locator('.draft-bar').count()).toBe(0);

@@ -10,30 +10,30 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Idp, startIdp } from '../../src/auth/oauth/idp.js';
 import { connections } from '../../src/db/schema.js';
-import { launchChromium } from '../helpers/browser.js';
+import { browserSuite, submitLogin } from '../helpers/browser.js';
 import { testDatabase } from '../helpers/db.js';
-import { type TestServer, freePort, startTestServer } from '../helpers/server.js';
+import { freePort } from '../helpers/server.js';
 
-let s: TestServer;
+let idpPort: number;
 let idp: Idp;
-let browser: Browser;
 let client: Client | undefined;
 
+afterAll(async () => {
+  await idp?.close();
+});
+const suite = browserSuite(async () => {
+  idpPort = await freePort();
+  return { env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } };
+});
 beforeAll(async () => {
-  const idpPort = await freePort();
-  s = await startTestServer({ env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
-  idp = await startIdp({ db: (await testDatabase()).db, audience: s.mcpUrl, port: idpPort });
-  browser = await launchChromium();
+  idp = await startIdp({ db: (await testDatabase()).db, audience: suite.s.mcpUrl, port: idpPort });
 });
 afterAll(async () => {
   await client?.close().catch(() => {});
-  await browser?.close();
-  await s?.close();
-  await idp?.close();
 });
 
 /** Polls `get` until it returns a value (bounded), for output a child process writes when it will. */
@@ -55,15 +55,15 @@ async function fillAndSubmit(page: Page, fields: Record<string, string>) {
 const envelope = (r: unknown) =>
   (r as { structuredContent?: { ok: boolean; error?: { code: string; message: string } } }).structuredContent;
 
-it('signs in through the browser, is told where to bind, and works after binding without a restart', async () => {
-  const demo = await s.seed();
+it('signs in through the suite.browser, is told where to bind, and works after binding without a restart', async () => {
+  const demo = await suite.s.seed();
   const callbackPort = await freePort();
   const configDir = mkdtempSync(path.join(tmpdir(), 'sitegate-mcp-remote-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
       path.resolve('node_modules/mcp-remote/dist/proxy.js'),
-      s.mcpUrl,
+      suite.s.mcpUrl,
       String(callbackPort),
       '--host',
       '127.0.0.1',
@@ -90,7 +90,7 @@ it('signs in through the browser, is told where to bind, and works after binding
     'the authorization URL on mcp-remote stderr',
   );
   expect(new URL(authUrl).origin).toBe(idp.issuer);
-  const person = await (await browser.newContext()).newPage();
+  const person = await (await suite.browser.newContext()).newPage();
   await person.goto(authUrl);
   await expect(person.locator('h1').textContent()).resolves.toBe('Sign in');
   await fillAndSubmit(person, { email: demo.users.owner.email, password: demo.users.owner.password });
@@ -112,10 +112,10 @@ it('signs in through the browser, is told where to bind, and works after binding
   expect(link?.[1]).toBeDefined();
 
   // The owner follows the link in the browser (signing in to Sitegate first) and binds the client.
-  const owner = await (await browser.newContext()).newPage();
+  const owner = await (await suite.browser.newContext()).newPage();
   await owner.goto(link![1]!);
   expect(new URL(owner.url()).pathname).toBe('/login');
-  await fillAndSubmit(owner, { email: demo.users.owner.email, password: demo.users.owner.password });
+  await submitLogin(owner, demo.users.owner);
   if (new URL(owner.url()).pathname !== '/dashboard/connect') await owner.goto(link![1]!);
   const form = owner.locator('#signin-form');
   // The client by the name it registered with, the person by email.
@@ -128,7 +128,7 @@ it('signs in through the browser, is told where to bind, and works after binding
   // The same mcp-remote process, no restart: the next call works.
   const next = await client.callTool({ name: 'list_pages', arguments: {} });
   expect(envelope(next)?.ok).toBe(true);
-  const bound = await s.sg.deps.services.db
+  const bound = await suite.s.sg.deps.services.db
     .select()
     .from(connections)
     .where(eq(connections.createdBy, demo.users.owner.id));
@@ -136,7 +136,7 @@ it('signs in through the browser, is told where to bind, and works after binding
     [registered, demo.users.owner.email],
   ]);
   // The Developers page names it the same way: by its registered name and the person's email.
-  await owner.goto(`${s.url}/settings/advanced/developers`);
+  await owner.goto(`${suite.s.url}/settings/advanced/developers`);
   const row = await owner.locator('tr[data-connection]', { hasText: registered }).textContent();
   expect(row).toContain(`signed in as ${demo.users.owner.email}`);
   await owner.screenshot({ path: path.join(configDir, 'developers.png'), fullPage: true });

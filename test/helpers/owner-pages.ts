@@ -3,6 +3,7 @@
 // the browser tests and `npm run screenshots`.
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
+import { submitLogin } from './browser.js';
 
 const require = createRequire(import.meta.url);
 export const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -19,9 +20,7 @@ export async function signedIn(
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${baseUrl}/login`);
-  await page.fill('input[name=email]', who.email);
-  await page.fill('input[name=password]', who.password);
-  await Promise.all([page.waitForURL((u) => u.pathname !== '/login'), page.click('button[type=submit]')]);
+  await submitLogin(page, who);
   return page;
 }
 

@@ -1,19 +1,22 @@
 // Activity retention (SPEC §8): entries older than 90 days are purged; newer ones stay.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { purgeActivity } from '../../src/domain/activity/recorder.js';
+import { beforeAll, expect, it } from 'vitest';
 import { activity } from '../../src/db/schema.js';
-import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
+import type { Services } from '../../src/domain/context.js';
+import { purgeActivity } from '../../src/domain/activity/recorder.js';
+import { JOBS } from '../../src/runtime.js';
+import type { AppDeps } from '../../src/web/deps.js';
+import { testServices } from '../helpers/domain.js';
+import { makeWorkspace } from '../helpers/factory.js';
 
-let s: TestServer;
+let services: Services;
 beforeAll(async () => {
-  s = await startTestServer();
+  services = await testServices();
 });
-afterAll(() => s?.close());
 
 it('purges entries older than 90 days and keeps the rest', async () => {
-  const d = await s.seed();
-  const db = s.sg.deps.services.db;
+  const d = await makeWorkspace(services.db);
+  const db = services.db;
   const now = new Date();
   const day = 86_400_000;
   const line = (ageDays: number) => ({
@@ -34,8 +37,8 @@ it('purges entries older than 90 days and keeps the rest', async () => {
 });
 
 it('the running service’s background jobs purge old Activity', async () => {
-  const d = await s.seed();
-  const db = s.sg.deps.services.db;
+  const d = await makeWorkspace(services.db);
+  const db = services.db;
   await db.insert(activity).values({
     companyId: d.companyId,
     tool: 'get_brand',
@@ -43,7 +46,9 @@ it('the running service’s background jobs purge old Activity', async () => {
     summary: 'very old',
     createdAt: new Date(Date.now() - 200 * 86_400_000),
   });
-  await runJob(s, 'activity');
+  // The job the service runs periodically, by name; the retention jobs use the services alone.
+  const job = JOBS.find((j) => j.name === 'activity')!;
+  await job.run({ services } as Pick<AppDeps, 'services'> as AppDeps);
   const left = await db.select().from(activity).where(eq(activity.companyId, d.companyId));
   expect(left).toEqual([]);
 });

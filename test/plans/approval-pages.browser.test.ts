@@ -2,34 +2,24 @@
 // publish: the live and draft text side by side with the changed words marked, and a preview of the
 // reviewed revision even after the draft moved on; a hostile heading stays text (no link, no markup).
 // Every approval page fits 390 px and 1280 px and has no serious or critical axe-core violation.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';
-import { launchChromium } from '../helpers/browser.js';
+import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite();
 
 const HOSTILE = 'CLOSED forever… [refund here](https://evil.example/refund) at https://evil.example';
 
 async function ownerAt(demo: Demo, path: string, width = 1280): Promise<Page> {
-  const page = await signedIn(browser, s.url, demo.users.owner, width);
-  await page.goto(`${s.url}${path}`);
+  const page = await signedIn(suite.browser, suite.s.url, demo.users.owner, width);
+  await page.goto(`${suite.s.url}${path}`);
   return page;
 }
 
 async function prepare(demo: Demo, tool: string, args: Record<string, unknown> = {}): Promise<string> {
-  const r = await s.call(demo.tokens.all, tool, args);
+  const r = await suite.s.call(demo.tokens.all, tool, args);
   expect(r.error).toBeUndefined();
   return r.data!.planId as string;
 }
@@ -37,9 +27,9 @@ async function prepare(demo: Demo, tool: string, args: Record<string, unknown> =
 /** Each page fits both widths and axe finds nothing serious or critical (one sign-in per width). */
 async function fitsAndPasses(demo: Demo, paths: string[]) {
   for (const width of WIDTHS) {
-    const page = await signedIn(browser, s.url, demo.users.owner, width);
+    const page = await signedIn(suite.browser, suite.s.url, demo.users.owner, width);
     for (const path of paths) {
-      await page.goto(`${s.url}${path}`);
+      await page.goto(`${suite.s.url}${path}`);
       expect(await overflowOf(page), `${path} at ${width}px`).toBeLessThanOrEqual(0);
       expect(await seriousViolations(page), `${path} at ${width}px`).toEqual([]);
     }
@@ -49,8 +39,8 @@ async function fitsAndPasses(demo: Demo, paths: string[]) {
 
 describe('publish', () => {
   it('shows live and draft text side by side, marks the changed words, keeps a hostile heading inert', async () => {
-    const demo = await s.seed();
-    const edit = await s.call(demo.tokens.all, 'update_section_text', {
+    const demo = await suite.s.seed();
+    const edit = await suite.s.call(demo.tokens.all, 'update_section_text', {
       pageId: demo.pages.home,
       sectionId: demo.sections.hero,
       text: { heading: HOSTILE },
@@ -87,13 +77,13 @@ describe('publish', () => {
   });
 
   it('shows Markdown text rendered with the changes marked inside it; the page passes axe and both fit', async () => {
-    const demo = await s.seed();
-    const post = await s.call(demo.tokens.all, 'create_blog_post', {
+    const demo = await suite.s.seed();
+    const post = await suite.s.call(demo.tokens.all, 'create_blog_post', {
       title: 'Opening times',
       body: 'Open all week.\n## When\n- Weekdays\n- **Saturdays**',
     });
     expect(post.error).toBeUndefined();
-    const edit = await s.call(demo.tokens.all, 'update_section_text', {
+    const edit = await suite.s.call(demo.tokens.all, 'update_section_text', {
       pageId: demo.pages.home,
       sectionId: demo.sections.intro,
       text: {
@@ -122,9 +112,9 @@ describe('publish', () => {
   });
 
   it('lists SEO changes, new pages and posts, hidden, moved and removed sections', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const call = async (tool: string, args: Record<string, unknown>) =>
-      expect((await s.call(demo.tokens.all, tool, args)).error).toBeUndefined();
+      expect((await suite.s.call(demo.tokens.all, tool, args)).error).toBeUndefined();
     await call('update_page_seo', { pageId: demo.pages.about, title: 'About the bakers' });
     await call('create_page', { title: 'Opening hours', slug: 'hours' });
     await call('create_blog_post', { title: 'Winter loaves', body: 'Rye is *back*.' });
@@ -157,9 +147,9 @@ describe('publish', () => {
   });
 
   it('the preview link shows exactly the reviewed revision, even after the draft moved on', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const heading = (h: string) =>
-      s.call(demo.tokens.all, 'update_section_text', {
+      suite.s.call(demo.tokens.all, 'update_section_text', {
         pageId: demo.pages.home,
         sectionId: demo.sections.hero,
         text: { heading: h },
@@ -175,19 +165,19 @@ describe('publish', () => {
     expect(await page.content()).not.toContain('A later heading');
     await expect(page.locator('.draft-bar').textContent()).resolves.toContain('exactly as you are reviewing');
     // Other pages of the reviewed draft are there too.
-    await page.goto(`${s.url}/approvals/${planId}/preview/about`);
+    await page.goto(`${suite.s.url}/approvals/${planId}/preview/about`);
     expect(await page.locator('main').count()).toBe(1);
     // The live draft preview, by contrast, has moved on.
-    await page.goto(`${s.url}/editor/${demo.websites.main}/`);
+    await page.goto(`${suite.s.url}/editor/${demo.websites.main}/`);
     await expect(page.locator('h1').first().textContent()).resolves.toBe('A later heading nobody reviewed');
     await page.context().close();
   });
 
   it('a non-owner gets no preview of the reviewed draft', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const planId = await prepare(demo, 'prepare_publish');
-    const page = await signedIn(browser, s.url, demo.users.editor);
-    const res = await page.goto(`${s.url}/approvals/${planId}/preview/`);
+    const page = await signedIn(suite.browser, suite.s.url, demo.users.editor);
+    const res = await page.goto(`${suite.s.url}/approvals/${planId}/preview/`);
     expect(res!.status()).toBe(403);
     expect(await page.content()).not.toContain('Welcome to Harbor Bakery');
     await page.context().close();
@@ -196,7 +186,7 @@ describe('publish', () => {
 
 describe('the other plan kinds', () => {
   it('unpublish: what goes offline and what visitors see instead', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const page = await ownerAt(demo, `/approvals/${await prepare(demo, 'prepare_unpublish')}`);
     const body = (await page.locator('main').textContent()) ?? '';
     expect(body).toContain('What goes offline');
@@ -206,8 +196,8 @@ describe('the other plan kinds', () => {
   });
 
   it('publish product: the product as it will appear, with its price', async () => {
-    const demo = await s.seed();
-    const products = (await s.call(demo.tokens.all, 'list_products')).data!.products as Array<{
+    const demo = await suite.s.seed();
+    const products = (await suite.s.call(demo.tokens.all, 'list_products')).data!.products as Array<{
       productId?: string;
       id?: string;
       name: string;
@@ -221,7 +211,7 @@ describe('the other plan kinds', () => {
   });
 
   it('search visibility: before, after and what it means', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const page = await ownerAt(
       demo,
       `/approvals/${await prepare(demo, 'prepare_search_visibility', { visible: false })}`,
@@ -234,7 +224,7 @@ describe('the other plan kinds', () => {
   });
 
   it('grant access: address, level, site and what that level may do', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const planId = await prepare(demo, 'prepare_grant_access', { email: 'sam@example.com', level: 'editor' });
     const page = await ownerAt(demo, `/approvals/${planId}`);
     const facts = (await page.locator('table.facts').textContent()) ?? '';
@@ -246,7 +236,7 @@ describe('the other plan kinds', () => {
   });
 
   it('create company: the name and what is and is not created', async () => {
-    const demo = await s.seed();
+    const demo = await suite.s.seed();
     const page = await ownerAt(
       demo,
       `/approvals/${await prepare(demo, 'prepare_create_company', { name: 'Night Ovens Ltd' })}`,
@@ -258,8 +248,8 @@ describe('the other plan kinds', () => {
   });
 
   it('send document: recipient, lines, totals and the exact email; after it is done, what happened and when', async () => {
-    const demo = await s.seed();
-    const docs = (await s.call(demo.tokens.all, 'list_sendable_documents')).data!.documents as Array<{
+    const demo = await suite.s.seed();
+    const docs = (await suite.s.call(demo.tokens.all, 'list_sendable_documents')).data!.documents as Array<{
       documentId: string;
       number: string;
     }>;
@@ -279,7 +269,7 @@ describe('the other plan kinds', () => {
     const approved = (await page.locator('#status').textContent()) ?? '';
     expect(approved).toMatch(/Approved at .*Nothing has happened yet/s);
     expect(approved).not.toContain('confirm_pending_action');
-    expect((await s.call(demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
+    expect((await suite.s.call(demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
     await page.reload();
     const done = (await page.locator('#status').textContent()) ?? '';
     expect(done).toMatch(
@@ -294,18 +284,18 @@ describe('the other plan kinds', () => {
 
 describe('every approval page fits 390 and 1280 px and passes axe', () => {
   it('for each plan kind', async () => {
-    const demo = await s.seed();
-    await s.call(demo.tokens.all, 'update_section_text', {
+    const demo = await suite.s.seed();
+    await suite.s.call(demo.tokens.all, 'update_section_text', {
       pageId: demo.pages.home,
       sectionId: demo.sections.hero,
       text: {
         heading: `${HOSTILE} ${'https://evil.example/a-very-long-address-without-any-spaces-at-all'}`,
       },
     });
-    const docs = (await s.call(demo.tokens.all, 'list_sendable_documents')).data!.documents as Array<{
+    const docs = (await suite.s.call(demo.tokens.all, 'list_sendable_documents')).data!.documents as Array<{
       documentId: string;
     }>;
-    const products = (await s.call(demo.tokens.all, 'list_products')).data!.products as Array<{
+    const products = (await suite.s.call(demo.tokens.all, 'list_products')).data!.products as Array<{
       productId?: string;
       id?: string;
       name: string;

@@ -3,37 +3,25 @@
 // confirms and the published snapshot carries the edit. An editor cannot approve; a form without its
 // CSRF token is refused.
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { websites } from '../../src/db/schema.js';
-import { launchChromium } from '../helpers/browser.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { browserSuite, submitLogin } from '../helpers/browser.js';
 import { planRow } from './rail.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite();
 
 async function signInAt(url: string, who: { email: string; password: string }): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await suite.browser.newContext()).newPage();
   await page.goto(url);
   expect(new URL(page.url()).pathname).toBe('/login');
-  await page.fill('input[name=email]', who.email);
-  await page.fill('input[name=password]', who.password);
-  await Promise.all([page.waitForURL((u) => u.pathname !== '/login'), page.click('button[type=submit]')]);
+  await submitLogin(page, who);
   return page;
 }
 
 it('the owner signs in, sees the change list, approves; the agent confirms and the edit is live', async () => {
-  const demo = await s.seed();
-  const prepared = await s.call(demo.tokens.all, 'prepare_publish');
+  const demo = await suite.s.seed();
+  const prepared = await suite.s.call(demo.tokens.all, 'prepare_publish');
   const planId = prepared.data!.planId as string;
   const page = await signInAt(prepared.data!.approveUrl as string, demo.users.owner);
   expect(new URL(page.url()).pathname).toBe(`/approvals/${planId}`);
@@ -43,9 +31,9 @@ it('the owner signs in, sees the change list, approves; the agent confirms and t
   await Promise.all([page.waitForURL(/done=approved/), page.click('#approve')]);
   await expect(page.locator('#status').textContent()).resolves.toContain('Approved');
 
-  const done = await s.call(demo.tokens.all, 'confirm_pending_action', { planId });
+  const done = await suite.s.call(demo.tokens.all, 'confirm_pending_action', { planId });
   expect(done.ok).toBe(true);
-  const [site] = await s.sg.deps.services.db
+  const [site] = await suite.s.sg.deps.services.db
     .select()
     .from(websites)
     .where(eq(websites.id, demo.websites.main));
@@ -53,15 +41,15 @@ it('the owner signs in, sees the change list, approves; the agent confirms and t
   expect(home.sections.find((x) => x.id === demo.sections.intro)!.content).toMatchObject({
     heading: 'Welcome to Harbor Bakery',
   });
-  expect((await s.call(demo.tokens.all, 'list_draft_changes')).data!.changes).toEqual([]);
-  const live = await fetch(`${s.url}/sites/${demo.websites.main}/`);
+  expect((await suite.s.call(demo.tokens.all, 'list_draft_changes')).data!.changes).toEqual([]);
+  const live = await fetch(`${suite.s.url}/sites/${demo.websites.main}/`);
   if (live.status !== 404) expect(await live.text()).toContain('Welcome to Harbor Bakery');
 });
 
 it('a signed-in editor sees no Approve button and a posted approval is refused', async () => {
-  const demo = await s.seed();
-  const planId = (await s.call(demo.tokens.all, 'prepare_publish')).data!.planId as string;
-  const page = await signInAt(`${s.url}/approvals/${planId}`, demo.users.editor);
+  const demo = await suite.s.seed();
+  const planId = (await suite.s.call(demo.tokens.all, 'prepare_publish')).data!.planId as string;
+  const page = await signInAt(`${suite.s.url}/approvals/${planId}`, demo.users.editor);
   expect(await page.locator('#approve').count()).toBe(0);
   await expect(page.locator('body').textContent()).resolves.toContain('Only the owner');
   // Post the approval anyway, with the editor's own valid CSRF token (from the sign-out form).
@@ -75,17 +63,17 @@ it('a signed-in editor sees no Approve button and a posted approval is refused',
     return res.status;
   }, planId);
   expect(status).toBe(403);
-  expect((await planRow(s, planId))!.status).toBe('pending');
+  expect((await planRow(suite.s, planId))!.status).toBe('pending');
 });
 
 it('an approval form without its CSRF token is refused', async () => {
-  const demo = await s.seed();
-  const planId = (await s.call(demo.tokens.all, 'prepare_publish')).data!.planId as string;
-  const page = await signInAt(`${s.url}/approvals/${planId}`, demo.users.owner);
+  const demo = await suite.s.seed();
+  const planId = (await suite.s.call(demo.tokens.all, 'prepare_publish')).data!.planId as string;
+  const page = await signInAt(`${suite.s.url}/approvals/${planId}`, demo.users.owner);
   await page.evaluate(() => {
     for (const el of document.querySelectorAll('form[action$="/approve"] input[name=_csrf]')) el.remove();
   });
   const [response] = await Promise.all([page.waitForResponse(/\/approve$/), page.click('#approve')]);
   expect(response.status()).toBe(403);
-  expect((await planRow(s, planId))!.status).toBe('pending');
+  expect((await planRow(suite.s, planId))!.status).toBe('pending');
 });

@@ -7,45 +7,39 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activity, mailOutbox } from '../../src/db/schema.js';
-import { launchChromium } from '../helpers/browser.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { browserSuite, submitLogin } from '../helpers/browser.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { BROWSER_UA } from './visitor.js';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let s: TestServer;
-let browser: Browser;
 // The server's clock runs with the real one; `skip` moves it on, as a person takes time to type.
 let offset = 0;
 const skip = (ms: number) => {
   offset += ms;
 };
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  s = await startTestServer({
-    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Sitegate <mail@sitegate.test>' },
-    clock: () => new Date(Date.now() + offset),
-  });
-  browser = await launchChromium();
-});
 afterAll(async () => {
-  await browser?.close();
-  await s?.close();
   await smtp?.close();
 });
+const suite = browserSuite(async () => {
+  smtp = await startSmtp();
+  return {
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Sitegate <mail@sitegate.test>' },
+    clock: () => new Date(Date.now() + offset),
+  };
+});
 
-const db = () => s.sg.deps.services.db;
+const db = () => suite.s.sg.deps.services.db;
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(tmpdir(), `sitegate-${name}.png`), fullPage: true }).catch(() => {});
 
 type Lead = Record<string, any>;
 async function leadNamed(token: string, name: string): Promise<Lead | undefined> {
-  const r = await s.call(token, 'list_leads', { limit: 100 });
+  const r = await suite.s.call(token, 'list_leads', { limit: 100 });
   expect(r.ok).toBe(true);
   return (r.data!.leads as Lead[]).find((l) => l.name.text === name);
 }
@@ -56,16 +50,16 @@ const HOSTILE =
 describe('the contact form on a published site', () => {
   let ctx: BrowserContext;
   beforeAll(async () => {
-    ctx = await browser.newContext({ viewport: { width: 1100, height: 900 }, bypassCSP: true });
+    ctx = await suite.browser.newContext({ viewport: { width: 1100, height: 900 }, bypassCSP: true });
   });
   afterAll(() => ctx?.close());
 
   it('turns a visitor’s message into a fenced lead, an owner email and nothing in Activity', async () => {
-    const d = s.demo;
+    const d = suite.s.demo;
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const res = await page.goto(`${s.url}/sites/${d.websites.main}/contact`);
+    const res = await page.goto(`${suite.s.url}/sites/${d.websites.main}/contact`);
     expect(res?.status()).toBe(200);
     // Accessible as it stands (axe-core, WCAG 2 A/AA), before and after a refusal.
     await page.addScriptTag({ path: axePath });
@@ -107,7 +101,7 @@ describe('the contact form on a published site', () => {
       },
     });
     // crm_update works on it like on any lead.
-    const upd = await s.call(d.tokens.all, 'crm_update', {
+    const upd = await suite.s.call(d.tokens.all, 'crm_update', {
       record: 'lead',
       id: lead!.id,
       status: 'contacted',
@@ -145,14 +139,14 @@ describe('the contact form on a published site', () => {
   });
 
   it('works with JavaScript disabled: errors tied to their fields, then the message is sent', async () => {
-    const d = await s.seed();
-    const noJs = await browser.newContext({
+    const d = await suite.s.seed();
+    const noJs = await suite.browser.newContext({
       javaScriptEnabled: false,
       viewport: { width: 390, height: 844 },
     });
     try {
       const page = await noJs.newPage();
-      await page.goto(`${s.url}/sites/${d.websites.main}/contact`);
+      await page.goto(`${suite.s.url}/sites/${d.websites.main}/contact`);
       await page.getByLabel('Email address').fill('not an address');
       skip(5_000);
       await page.getByRole('button', { name: 'Send message' }).click();
@@ -196,7 +190,7 @@ describe('the contact form on a published site', () => {
 
 describe('page views in a real browser', () => {
   const summary = async (token: string) => {
-    const r = await s.call(token, 'get_analytics_summary', { days: 1 });
+    const r = await suite.s.call(token, 'get_analytics_summary', { days: 1 });
     expect(r.ok).toBe(true);
     return r.data as {
       pageViews: number;
@@ -206,13 +200,13 @@ describe('page views in a real browser', () => {
   };
 
   it('N page loads count N views and 1 visitor; bots, previews and the owner count nothing', async () => {
-    const d = await s.seed();
-    const base = `${s.url}/sites/${d.websites.main}`;
+    const d = await suite.s.seed();
+    const base = `${suite.s.url}/sites/${d.websites.main}`;
     const before = await summary(d.tokens.all);
 
     // Headless Chromium says so in its user agent, and isbot rightly counts that as automation: the
     // visitor presents the user agent of the same Chromium in a window.
-    const visitorCtx = await browser.newContext({ userAgent: BROWSER_UA });
+    const visitorCtx = await suite.browser.newContext({ userAgent: BROWSER_UA });
     const page = await visitorCtx.newPage();
     const paths = ['/', '/about', '/contact', '/', '/blog/new-sourdough'];
     for (const p of paths) expect((await page.goto(base + p))?.status()).toBe(200);
@@ -223,23 +217,20 @@ describe('page views in a real browser', () => {
     expect(after.uniqueVisitors - before.uniqueVisitors).toBe(1);
 
     // A crawler, the owner's preview and the signed-in owner on the live site leave the figures alone.
-    const bot = await browser.newContext({
+    const bot = await suite.browser.newContext({
       userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
     });
     const botPage = await bot.newPage();
     for (const p of paths) expect((await botPage.goto(base + p))?.status()).toBe(200);
     await bot.close();
 
-    const owner = await browser.newContext({ userAgent: BROWSER_UA });
+    const owner = await suite.browser.newContext({ userAgent: BROWSER_UA });
     const ownerPage = await owner.newPage();
-    await ownerPage.goto(`${s.url}/editor/${d.websites.main}`);
-    await ownerPage.fill('input[name=email]', d.users.owner.email);
-    await ownerPage.fill('input[name=password]', d.users.owner.password);
-    await Promise.all([
-      ownerPage.waitForURL(`**/editor/${d.websites.main}`),
-      ownerPage.click('button[type=submit]'),
-    ]);
-    for (const p of ['/about', '/contact']) await ownerPage.goto(`${s.url}/editor/${d.websites.main}${p}`);
+    await ownerPage.goto(`${suite.s.url}/editor/${d.websites.main}`);
+    await submitLogin(ownerPage, d.users.owner);
+    await ownerPage.waitForURL(`**/editor/${d.websites.main}`);
+    for (const p of ['/about', '/contact'])
+      await ownerPage.goto(`${suite.s.url}/editor/${d.websites.main}${p}`);
 
     // The preview shows the form, disabled: nothing can be sent from a draft.
     expect(await ownerPage.locator('form.site-form fieldset[disabled]').count()).toBe(1);
@@ -251,7 +242,7 @@ describe('page views in a real browser', () => {
 
     // Another browser (another user agent) from the same address is the same visitor: a visitor is
     // an address a day, so rotating user agents cannot pose as many.
-    const other = await browser.newContext({
+    const other = await suite.browser.newContext({
       userAgent:
         'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
     });

@@ -2,26 +2,15 @@
 // a page's deletion, customers, an erasure's confirmation, members, a member's removal, and the home
 // listing a deleted site) fits 390 px and 1280 px with no serious or critical axe-core violation; and
 // deleting a site through the typed confirmation, then restoring it from the home, works by clicking.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.js';
+import { expect, it } from 'vitest';
+import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
 
-let s: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  s = await startTestServer({ seed: false });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const suite = browserSuite({ seed: false });
 
 it('every console page fits 390 and 1280 px and passes axe', async () => {
-  const d = await s.seed();
-  const edited = await s.call(d.tokens.all, 'update_section_text', {
+  const d = await suite.s.seed();
+  const edited = await suite.s.call(d.tokens.all, 'update_section_text', {
     pageId: d.pages.home,
     sectionId: d.sections.hero,
     text: { heading: 'Fresh rye every Saturday' },
@@ -39,9 +28,9 @@ it('every console page fits 390 and 1280 px and passes axe', async () => {
     `${site}/members/${d.users.editor.id}/remove`,
   ];
   for (const width of WIDTHS) {
-    const page = await signedIn(browser, s.url, d.users.owner, width);
+    const page = await signedIn(suite.browser, suite.s.url, d.users.owner, width);
     for (const path of paths) {
-      const res = await page.goto(`${s.url}${path}`);
+      const res = await page.goto(`${suite.s.url}${path}`);
       expect(res!.status(), path).toBe(200);
       expect(await overflowOf(page), `${path} at ${width}px`).toBeLessThanOrEqual(0);
       expect(await seriousViolations(page), `${path} at ${width}px`).toEqual([]);
@@ -51,9 +40,9 @@ it('every console page fits 390 and 1280 px and passes axe', async () => {
 }, 180_000);
 
 it('deletes a site by typing its name, then restores it from the home', async () => {
-  const d = await s.seed();
-  const page = await signedIn(browser, s.url, d.users.owner, 390);
-  await page.goto(`${s.url}/`);
+  const d = await suite.s.seed();
+  const page = await signedIn(suite.browser, suite.s.url, d.users.owner, 390);
+  await page.goto(`${suite.s.url}/`);
   await Promise.all([
     page.waitForURL(`**/dashboard/sites/${d.websites.events}`),
     page.locator(`[data-site="${d.websites.events}"] a`, { hasText: 'Site console' }).click(),
@@ -75,12 +64,12 @@ it('deletes a site by typing its name, then restores it from the home', async ()
 }, 120_000);
 
 it('the approvals list shows a plan prepared while it is open, without the owner reloading', async () => {
-  const d = await s.seed();
-  expect((await s.call(d.tokens.all, 'prepare_unpublish')).ok).toBe(true);
-  const page = await signedIn(browser, s.url, d.users.owner, 1280);
-  await page.goto(`${s.url}/approvals`);
+  const d = await suite.s.seed();
+  expect((await suite.s.call(d.tokens.all, 'prepare_unpublish')).ok).toBe(true);
+  const page = await signedIn(suite.browser, suite.s.url, d.users.owner, 1280);
+  await page.goto(`${suite.s.url}/approvals`);
   expect(await page.locator('#auto-refresh').isChecked()).toBe(true);
-  const planId = (await s.call(d.tokens.all, 'prepare_publish')).data!.planId as string;
+  const planId = (await suite.s.call(d.tokens.all, 'prepare_publish')).data!.planId as string;
   // The page reloads itself (every 15 s while a plan waits): bounded wait for the new row.
   await page.locator(`a[href="/approvals/${planId}"]`).waitFor({ timeout: 40_000 });
   for (const width of WIDTHS) {
