@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { PublishedSnapshot } from './page-shape.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -99,30 +100,6 @@ export const websites = pgTable(
   },
   (t) => [index('websites_company_idx').on(t.companyId)],
 );
-
-/** A section as a page carries it: in the draft as loaded, the published snapshot and every rendering. */
-export type PageSection = { id: string; type: string; content: unknown; layout: unknown; hidden: boolean };
-
-/**
- * The one shape of a page with its sections in order: the draft as loaded, the published snapshot, what
- * list_draft_changes compares (there `S` is a section with a digest in place of its content) and what
- * the site renders.
- */
-export type PageWithSections<S = PageSection> = {
-  id: string;
-  slug: string;
-  title: string;
-  kind: string;
-  /** Blog post excerpt (absent in snapshots taken before it was recorded). */
-  excerpt?: string | null;
-  /** When the page was created, ISO 8601: a post's date (absent in snapshots taken before it was recorded). */
-  createdAt?: string;
-  seoTitle: string | null;
-  seoDescription: string | null;
-  sections: S[];
-};
-
-export type PublishedSnapshot = { rev: number; pages: PageWithSections[] };
 
 export const websiteMembers = pgTable(
   'website_members',

@@ -1,7 +1,7 @@
 // What differs between the draft and the published snapshot, page by page and section by section,
 // in words an owner reads. Pure: takes both values, returns the list.
 import { isDeepStrictEqual } from 'node:util';
-import type { PageSection, PageWithSections } from '../../db/schema.js';
+import type { PageSection, PageWithSections } from '../../db/page-shape.js';
 
 /** A section as compared: either its content and layout, or a digest of both (see sites/digest.ts). */
 export type DiffSection = Pick<PageSection, 'id' | 'type' | 'hidden'> &

@@ -4,7 +4,8 @@
 // (publish).
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PageWithSections, pages, sections } from '../../db/schema.js';
+import type { PageWithSections } from '../../db/page-shape.js';
+import { pages, sections } from '../../db/schema.js';
 
 export type SnapshotPage = PageWithSections;
 

@@ -5,7 +5,7 @@ import { TZDate } from '@date-fns/tz';
 import { FORM_CSS, type SiteForms, bookingForm } from './forms.js';
 import { escapeHtml as e } from '../../kernel/html.js';
 import { makeResolver } from './markdown.js';
-import type { PageWithSections } from '../../db/schema.js';
+import type { PageWithSections } from '../../db/page-shape.js';
 import { layoutClasses, renderSection } from './sections.js';
 
 export type RenderSite = {
