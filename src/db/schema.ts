@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { PublishedSnapshot } from './page-shape.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -99,23 +100,6 @@ export const websites = pgTable(
   },
   (t) => [index('websites_company_idx').on(t.companyId)],
 );
-
-export type PublishedSnapshot = {
-  rev: number;
-  pages: Array<{
-    id: string;
-    slug: string;
-    title: string;
-    kind: string;
-    /** Blog post excerpt (absent in snapshots taken before it was recorded). */
-    excerpt?: string | null;
-    /** When the page was created, ISO 8601: a post's date (absent in snapshots taken before it was recorded). */
-    createdAt?: string;
-    seoTitle: string | null;
-    seoDescription: string | null;
-    sections: Array<{ id: string; type: string; content: unknown; layout: unknown; hidden: boolean }>;
-  }>;
-};
 
 export const websiteMembers = pgTable(
   'website_members',

@@ -5,6 +5,7 @@ import { createConnection } from '../auth/connections.js';
 import { SCOPES } from '../kernel/scopes.js';
 import { type VisitEvent, recordEvents } from '../domain/analytics/record.js';
 import { rotateVisitorSalts, visitorKeysOf } from '../domain/analytics/visitor-keys.js';
+import { bumpDraftRevision } from '../domain/sites/draft-revision.js';
 import { publishDraft } from '../domain/sites/publish.js';
 import { hashPassword } from '../domain/users/passwords.js';
 import type { Db } from '../db/client.js';
@@ -311,7 +312,7 @@ export async function seedDemo(
       rev: 2,
     })
     .where(eq(t.sections.id, home.sectionIds[1]!));
-  await db.update(t.websites).set({ draftRev: 2 }).where(eq(t.websites.id, main));
+  await bumpDraftRevision(db, main, now);
 
   await db.insert(t.leads).values([
     {

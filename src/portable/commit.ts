@@ -1,17 +1,17 @@
 // The committing half of an import (SPEC §4.5 import_site): blobs first, then every row in ONE
 // transaction — the company row locked and the plan's site limit checked again inside it. A failure
 // leaves the bytes to the blob sweep and never deletes them: another import may already reference them.
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
-import { assets } from '../db/schema.js';
+import { type NewAssetRow, assetsByHash, insertAssets } from '../domain/library/assets.js';
+import { writeDraftImport } from '../domain/pages/import.js';
 import { assertAssetsOf } from '../domain/sections/store.js';
 import type { DirectSiteCtx, SiteRef } from '../domain/context.js';
 import { insertSite } from '../domain/workspace/create-site.js';
 import { type FetchedAssets, writeBlobs } from './assets.js';
 import { faultPoint } from '../kernel/fault.js';
 import { mergeSections, type MergeReport } from './merge.js';
-import { type ResolvedPage, insertPages, resolveSections } from './rows.js';
+import { type ResolvedPage, newPageRows, resolveSections } from './rows.js';
 import type { PortableSiteV1 } from './schema.js';
 
 /** Re-runs the gate for a merge target inside the given transaction (the tool passes its own rule). */
@@ -57,7 +57,7 @@ export async function commitImport(
       const target = await opts.authorizeTarget(tx, opts.mergeIntoWebsiteId);
       websiteId = target.id;
       // Re-syncs reuse the target's library asset for identical bytes, so unchanged sections stay unchanged.
-      const reuse = await existingAssets(tx, websiteId, [...shaByKey.values()]);
+      const reuse = await assetsByHash(tx, websiteId, [...shaByKey.values()]);
       const fresh = new Set<string>();
       for (const [key, sha] of shaByKey) {
         const id = reuse.get(sha);
@@ -65,7 +65,7 @@ export async function commitImport(
         else fresh.add(key);
       }
       resolved = resolveSections(site, idByKey);
-      await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now, fresh);
+      await insertAssets(tx, websiteId, assetRows(fetched, shaByKey, idByKey, ctx.now, fresh));
       merge = await mergeSections(tx, ctx, target, resolved, opts.forceKeys ?? []);
     } else {
       resolved = resolveSections(site, idByKey);
@@ -84,8 +84,8 @@ export async function commitImport(
           logoAssetId: logo,
         },
       }));
-      await insertAssets(tx, websiteId, fetched, shaByKey, idByKey, ctx.now);
-      await insertPages(tx, websiteId, resolved, 0, ctx.now);
+      await insertAssets(tx, websiteId, assetRows(fetched, shaByKey, idByKey, ctx.now));
+      await writeDraftImport(tx, websiteId, ctx.now, newPageRows(resolved, 0, ctx.now));
     }
     const r: ImportResult = {
       websiteId,
@@ -104,20 +104,18 @@ export async function commitImport(
   return result;
 }
 
-async function insertAssets(
-  tx: Db,
-  websiteId: string,
+/** The library rows of the fetched images (only the `only` keys, when given). */
+function assetRows(
   fetched: FetchedAssets,
   shaByKey: Map<string, string>,
   idByKey: Map<string, string>,
   now: Date,
   only?: Set<string>,
-): Promise<void> {
-  const rows = [...fetched.images]
+): NewAssetRow[] {
+  return [...fetched.images]
     .filter(([key]) => !only || only.has(key))
     .map(([key, img]) => ({
       id: idByKey.get(key)!,
-      websiteId,
       kind: 'image',
       mime: img.mime,
       bytes: img.bytes.length,
@@ -127,16 +125,4 @@ async function insertAssets(
       source: 'import',
       createdAt: now,
     }));
-  for (let i = 0; i < rows.length; i += 500) await tx.insert(assets).values(rows.slice(i, i + 500));
 }
-
-async function existingAssets(tx: Db, websiteId: string, shas: string[]): Promise<Map<string, string>> {
-  if (shas.length === 0) return new Map();
-  const rows = await tx
-    .select({ id: assets.id, sha: assets.sha256 })
-    .from(assets)
-    .where(and(eq(assets.websiteId, websiteId), inArray(assets.sha256, shas)));
-  return new Map(rows.map((r) => [r.sha, r.id]));
-}
-
-/** Inserts pages (positions from `firstPosition`) with their sections, in batches. */

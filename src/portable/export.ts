@@ -2,7 +2,8 @@
 // section content become `asset:<assetId>` references, listed in `assets` with a URL on this service.
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { assets, brands, companies, pages, sections, websites } from '../db/schema.js';
+import { assets, brands, companies, websites } from '../db/schema.js';
+import { loadDraftRows } from '../domain/sites/draft.js';
 import { ASSET_ID } from '../domain/sections/types.js';
 import { notFound } from '../kernel/errors.js';
 import { mapStrings } from './refs.js';
@@ -18,16 +19,7 @@ export async function exportSite(tx: Db, websiteId: string, baseUrl: string): Pr
     .from(companies)
     .where(eq(companies.id, w.companyId));
   const [brand] = await tx.select().from(brands).where(eq(brands.websiteId, websiteId));
-  const pageRows = await tx
-    .select()
-    .from(pages)
-    .where(eq(pages.websiteId, websiteId))
-    .orderBy(asc(pages.position), asc(pages.createdAt));
-  const sectionRows = await tx
-    .select()
-    .from(sections)
-    .where(eq(sections.websiteId, websiteId))
-    .orderBy(asc(sections.pageId), asc(sections.position));
+  const draft = await loadDraftRows(tx, websiteId);
   const used = new Set<string>();
   const toRef = (s: string) => {
     if (!ASSET_ID.test(s)) return s;
@@ -42,21 +34,19 @@ export async function exportSite(tx: Db, websiteId: string, baseUrl: string): Pr
     .orderBy(asc(assets.createdAt));
   const logo = brand?.logoAssetId ?? null;
   if (logo) used.add(logo);
-  const pagesOut = pageRows.map((p) => ({
+  const pagesOut = draft.map((p) => ({
     slug: p.slug,
     title: p.title,
     kind: p.kind as 'page' | 'post',
     excerpt: p.excerpt,
     seo: { title: p.seoTitle, description: p.seoDescription },
-    sections: sectionRows
-      .filter((s) => s.pageId === p.id)
-      .map((s) => ({
-        externalKey: s.externalKey ?? s.id,
-        type: s.type as PortableSection['type'],
-        content: mapStrings(s.content, toRef) as Record<string, unknown>,
-        layout: s.layout as PortableSection['layout'],
-        hidden: s.hidden,
-      })),
+    sections: p.sections.map((s) => ({
+      externalKey: s.externalKey ?? s.id,
+      type: s.type as PortableSection['type'],
+      content: mapStrings(s.content, toRef) as Record<string, unknown>,
+      layout: s.layout as PortableSection['layout'],
+      hidden: s.hidden,
+    })),
   }));
   return {
     version: 1,

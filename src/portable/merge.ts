@@ -5,13 +5,13 @@
 // in forceKeys. Site config, theme, fonts, name and brand are never touched.
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { pages, sections, websites } from '../db/schema.js';
+import { pages, sections } from '../db/schema.js';
 import type { DirectSiteCtx, SiteRef } from '../domain/context.js';
+import { type ImportedSectionUpdate, writeDraftImport } from '../domain/pages/import.js';
 import { sha256OfCanonicalJson } from '../kernel/fingerprint.js';
 import { editedSinceImport } from './refs.js';
-import { type ResolvedPage, type ResolvedSection, insertPages, sectionRow } from './rows.js';
+import { type ResolvedPage, type ResolvedSection, newPageRows, sectionRow } from './rows.js';
 import { takeRestorePoint } from '../domain/sites/restore.js';
-import { insertSections } from '../domain/sections/store.js';
 
 export type MergeReport = {
   restorePointId: string;
@@ -70,6 +70,7 @@ export async function mergeSections(
   };
   const newPages: ResolvedPage[] = [];
   const inserts: ReturnType<typeof sectionRow>[] = [];
+  const updates: ImportedSectionUpdate[] = [];
 
   for (const page of incoming) {
     const existingPage = pageBySlug.get(page.slug);
@@ -80,7 +81,7 @@ export async function mergeSections(
         if (existingPage) {
           const pos = positions.get(existingPage.id) ?? 0;
           positions.set(existingPage.id, pos + 1);
-          inserts.push(sectionRow(target.id, existingPage.id, s, pos, ctx.now));
+          inserts.push(sectionRow(existingPage.id, s, pos, ctx.now));
         } else fresh.push(s);
         report.inserted += 1;
         continue;
@@ -101,38 +102,25 @@ export async function mergeSections(
         report.unchanged += 1;
         continue;
       }
-      await tx
-        .update(sections)
-        .set({
-          type: s.type,
-          content: s.content,
-          layout: s.layout,
-          hidden: s.hidden,
-          importFingerprint: s.fp,
-          rev: sql`${sections.rev} + 1`,
-          updatedAt: ctx.now,
-        })
-        .where(eq(sections.id, current.id));
+      updates.push({
+        id: current.id,
+        type: s.type,
+        content: s.content,
+        layout: s.layout,
+        hidden: s.hidden,
+        importFingerprint: s.fp,
+      });
       report.updated += 1;
     }
     if (!existingPage && fresh.length) newPages.push({ ...page, sections: fresh });
   }
-  await insertSections(tx, inserts);
-  if (newPages.length) {
-    const taken = new Set(existingPages.map((p) => p.slug));
-    await insertPages(
-      tx,
-      target.id,
-      newPages.filter((p) => !taken.has(p.slug)),
-      existingPages.length,
-      ctx.now,
-    );
-    report.newPages = newPages.length;
-  } else {
-    await tx
-      .update(websites)
-      .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: ctx.now })
-      .where(eq(websites.id, target.id));
-  }
+  const added = newPageRows(newPages, existingPages.length, ctx.now);
+  report.newPages = newPages.length;
+  // The domain writes what the merge decided, and moves the draft revision on once.
+  await writeDraftImport(tx, target.id, ctx.now, {
+    pages: added.pages,
+    sections: [...inserts, ...added.sections],
+    updates,
+  });
   return report;
 }

@@ -1,10 +1,7 @@
 // Row building shared by a new import and a merge (SPEC §4.5 import_site): section content with asset
-// references resolved to library ids and re-validated, its import fingerprint, and batched inserts.
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+// references resolved to library ids and re-validated, its import fingerprint, and the rows of new pages
+// and sections. The domain writes them (src/domain/pages/import.ts).
 import { newId } from '../kernel/ids.js';
-import { pages, websites } from '../db/schema.js';
-import { insertSections } from '../domain/sections/store.js';
 import { parseSectionContent } from '../domain/sections/types.js';
 import { keyByUrl } from './prepare.js';
 import { importFingerprint, resolveAssetRefs } from './refs.js';
@@ -29,16 +26,13 @@ export function resolveSections(site: PortableSiteV1, idByKey: Map<string, strin
 
 export type ResolvedPage = ReturnType<typeof resolveSections>[number];
 
-export async function insertPages(
-  tx: Db,
-  websiteId: string,
-  list: readonly ResolvedPage[],
-  firstPosition: number,
-  now: Date,
-): Promise<void> {
+/**
+ * The rows of new pages (positions from `firstPosition`) and of their sections: what an import writes
+ * for pages the website does not have yet (src/domain/pages/import.ts writes them).
+ */
+export function newPageRows(list: readonly ResolvedPage[], firstPosition: number, now: Date) {
   const pageRows = list.map((p, i) => ({
     id: newId('page'),
-    websiteId,
     slug: p.slug,
     title: p.title,
     kind: p.kind,
@@ -49,27 +43,16 @@ export async function insertPages(
     createdAt: now,
     updatedAt: now,
   }));
-  for (let i = 0; i < pageRows.length; i += 500) await tx.insert(pages).values(pageRows.slice(i, i + 500));
   const sectionRows = list.flatMap((p, i) =>
-    p.sections.map((s, position) => sectionRow(websiteId, pageRows[i]!.id, s, position, now)),
+    p.sections.map((s, position) => sectionRow(pageRows[i]!.id, s, position, now)),
   );
-  await insertSections(tx, sectionRows);
-  await tx
-    .update(websites)
-    .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: now })
-    .where(eq(websites.id, websiteId));
+  return { pages: pageRows, sections: sectionRows };
 }
 
-export function sectionRow(
-  websiteId: string,
-  pageId: string,
-  s: ResolvedSection,
-  position: number,
-  now: Date,
-) {
+/** The row of a new imported section on `pageId`, with the fingerprint merges compare later. */
+export function sectionRow(pageId: string, s: ResolvedSection, position: number, now: Date) {
   return {
     id: newId('sec'),
-    websiteId,
     pageId,
     type: s.type,
     content: s.content,

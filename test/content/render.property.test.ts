@@ -215,6 +215,7 @@ describe('rendering accepted content', () => {
       },
     };
     const html = renderPage(site, {
+      id: 'page_1',
       slug: 'home',
       title: '<b>t</b>',
       kind: 'post',

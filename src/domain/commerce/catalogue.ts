@@ -1,10 +1,12 @@
-// Draft services and products (SPEC §4.5 commerce:write): listing and creating draft records. A
-// created record is a draft: it charges no one, sends nothing and is not public (a product becomes
-// public only through prepare_publish_product and the owner's approval). A new product is revision 1.
-import { asc, eq } from 'drizzle-orm';
+// Draft services and products (SPEC §4.5 commerce:write): listing and creating draft records, and
+// making one reviewed product revision public. A created record is a draft: it charges no one, sends
+// nothing and is not public (a product becomes public only through prepare_publish_product and the
+// owner's approval). A new product is revision 1.
+import { and, asc, eq } from 'drizzle-orm';
 import { newId } from '../../kernel/ids.js';
 import { products, services } from '../../db/schema.js';
 import type { DirectSiteCtx, SiteCtx } from '../context.js';
+import { notFound } from '../../kernel/errors.js';
 
 export type NewService = {
   name: string;
@@ -25,7 +27,9 @@ const serviceView = (r: typeof services.$inferSelect) => ({
   status: r.status,
 });
 
-const productView = (r: typeof products.$inferSelect) => ({
+export type ProductRow = typeof products.$inferSelect;
+
+const productView = (r: ProductRow) => ({
   productId: r.id,
   name: r.name,
   description: r.description,
@@ -90,4 +94,26 @@ export async function createProduct(ctx: SiteCtx, input: NewProduct) {
     })
     .returning();
   return productView(row!);
+}
+
+/** A product of the context's website, locked; a missing and a foreign id are the same not_found. */
+export async function lockProduct(ctx: SiteCtx, productId: string): Promise<ProductRow> {
+  const [row] = await ctx.tx
+    .select()
+    .from(products)
+    .where(and(eq(products.id, productId), eq(products.websiteId, ctx.website.id)))
+    .for('update');
+  if (!row) throw notFound('product');
+  return row;
+}
+
+/**
+ * Makes one reviewed revision of a product public. Only the approved publish-product plan calls it,
+ * after it checked that the product still is at that revision.
+ */
+export async function makeProductPublic(ctx: SiteCtx, productId: string, revision: number): Promise<void> {
+  await ctx.tx
+    .update(products)
+    .set({ status: 'public', publishedRevision: revision, updatedAt: ctx.now })
+    .where(and(eq(products.id, productId), eq(products.websiteId, ctx.website.id)));
 }

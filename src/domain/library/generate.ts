@@ -19,9 +19,10 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { faultPoint } from '../../kernel/fault.js';
 import { newId } from '../../kernel/ids.js';
-import { assets, brands, companies, companyMemory, creditReservations } from '../../db/schema.js';
+import { brands, companies, companyMemory, creditReservations } from '../../db/schema.js';
 import type { DirectSiteCtx } from '../context.js';
 import { Refusal } from '../../kernel/errors.js';
+import { insertAssets } from './assets.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 
 export const IMAGE_CREDITS = 1;
@@ -124,19 +125,20 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
       .where(eq(creditReservations.id, reservationId))
       .returning({ id: creditReservations.id });
     if (held.length === 0) throw new Error('credit reservation was settled before delivery');
-    await tx.insert(assets).values({
-      id: assetId,
-      websiteId: ctx.website.id,
-      kind: 'image',
-      mime: image.mime,
-      bytes: image.bytes.byteLength,
-      width: image.width,
-      height: image.height,
-      sha256,
-      source: 'generated',
-      prompt: input.prompt,
-      createdAt: ctx.now,
-    });
+    await insertAssets(tx, ctx.website.id, [
+      {
+        id: assetId,
+        kind: 'image',
+        mime: image.mime,
+        bytes: image.bytes.byteLength,
+        width: image.width,
+        height: image.height,
+        sha256,
+        source: 'generated',
+        prompt: input.prompt,
+        createdAt: ctx.now,
+      },
+    ]);
     // The call's Activity line, with the credits spent, commits with the charge it records.
     await ctx.commitLine?.(tx, answer);
   });

@@ -1,26 +1,12 @@
 // What differs between the draft and the published snapshot, page by page and section by section,
 // in words an owner reads. Pure: takes both values, returns the list.
 import { isDeepStrictEqual } from 'node:util';
+import type { PageSection, PageWithSections } from '../../db/page-shape.js';
 
 /** A section as compared: either its content and layout, or a digest of both (see sites/digest.ts). */
-export type DiffSection = {
-  id: string;
-  type: string;
-  hidden: boolean;
-  content?: unknown;
-  layout?: unknown;
-  digest?: string;
-};
-export type DiffPage = {
-  id: string;
-  slug: string;
-  title: string;
-  kind: string;
-  excerpt?: string | null;
-  seoTitle: string | null;
-  seoDescription: string | null;
-  sections: DiffSection[];
-};
+export type DiffSection = Pick<PageSection, 'id' | 'type' | 'hidden'> &
+  Partial<Pick<PageSection, 'content' | 'layout'>> & { digest?: string };
+export type DiffPage = PageWithSections<DiffSection>;
 
 function sameSection(a: DiffSection, b: DiffSection): boolean {
   if (a.digest !== undefined && b.digest !== undefined) return a.digest === b.digest;

@@ -7,6 +7,7 @@ import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import { assertOwnAssets, bumpDraft, insertSections, lockPage } from '../sections/store.js';
 import { SafeText, parseSectionContent } from '../sections/types.js';
+import { insertPages } from './insert.js';
 
 const SeoTitle = SafeText(70);
 const SeoDescription = SafeText(320);
@@ -105,18 +106,20 @@ async function insertPage(
     .from(pages)
     .where(eq(pages.websiteId, ctx.website.id));
   const id = newId('page');
-  await ctx.tx.insert(pages).values({
-    id,
-    websiteId: ctx.website.id,
-    slug,
-    title: p.title,
-    kind: p.kind,
-    excerpt: p.excerpt ?? null,
-    seoTitle: p.title.slice(0, 70),
-    position: (last?.n ?? -1) + 1,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  });
+  await insertPages(ctx.tx, [
+    {
+      id,
+      websiteId: ctx.website.id,
+      slug,
+      title: p.title,
+      kind: p.kind,
+      excerpt: p.excerpt ?? null,
+      seoTitle: p.title.slice(0, 70),
+      position: (last?.n ?? -1) + 1,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    },
+  ]);
   return { id, slug };
 }
 

@@ -4,7 +4,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { fixedSelect, fixedSql } from '../../db/named.js';
-import { assets, pages, sections, websites } from '../../db/schema.js';
+import { assets, pages, sections } from '../../db/schema.js';
+import { bumpDraftRevision, draftBump } from '../sites/draft-revision.js';
 import type { AnySiteCtx, SiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
 import { notFound } from '../../kernel/errors.js';
@@ -112,20 +113,15 @@ function buildSave(name: string, columns: ReadonlyArray<(typeof PATCHABLE)[numbe
       .update(sections)
       .set(values)
       .where(eq(sections.id, sql.placeholder('sectionId')));
-    return sql`with saved as (${save.getSQL()})
-    update ${websites} set draft_rev = draft_rev + 1, updated_at = ${sql.param(sql.placeholder('now'), websites.updatedAt)}
-    where id = ${sql.placeholder('websiteId')} returning draft_rev`;
+    // The draft revision moves by the one bump statement, run in this same statement after the save.
+    const bump = draftBump(db, sql.placeholder('websiteId'), sql.placeholder('now'));
+    return sql`with saved as (${save.getSQL()}) ${bump.getSQL()}`;
   });
 }
 
-/** One more draft revision for the website (atomic increment); returns the new value. */
-export async function bumpDraft(ctx: SiteCtx): Promise<number> {
-  const [r] = await ctx.tx
-    .update(websites)
-    .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: ctx.now })
-    .where(eq(websites.id, ctx.website.id))
-    .returning({ draftRev: websites.draftRev });
-  return r!.draftRev;
+/** One more draft revision for the context's website (atomic increment); returns the new value. */
+export function bumpDraft(ctx: SiteCtx): Promise<number> {
+  return bumpDraftRevision(ctx.tx, ctx.website.id, ctx.now);
 }
 
 /**

@@ -1,12 +1,19 @@
-// The draft as one value: pages in order with their sections in order, shaped like the published
-// snapshot so the two can be compared (list_draft_changes) and the draft copied to live (publish).
+// The draft as one value: pages in order with their sections in order. loadDraftRows is the one read
+// of it, as stored rows (export_site needs each section's externalKey); loadDraft shapes it like the
+// published snapshot so the two can be compared (list_draft_changes) and the draft copied to live
+// (publish).
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PublishedSnapshot, pages, sections } from '../../db/schema.js';
+import type { PageWithSections } from '../../db/page-shape.js';
+import { pages, sections } from '../../db/schema.js';
 
-export type SnapshotPage = PublishedSnapshot['pages'][number];
+export type SnapshotPage = PageWithSections;
 
-export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage[]> {
+type PageRow = typeof pages.$inferSelect;
+type SectionRow = typeof sections.$inferSelect;
+export type DraftPageRows = PageRow & { sections: SectionRow[] };
+
+export async function loadDraftRows(tx: Db, websiteId: string): Promise<DraftPageRows[]> {
   // One after the other: inside a transaction on node-postgres both would share one client.
   const pageRows = await tx
     .select()
@@ -18,13 +25,17 @@ export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage
     .from(sections)
     .where(eq(sections.websiteId, websiteId))
     .orderBy(asc(sections.pageId), asc(sections.position));
-  const byPage = new Map<string, SnapshotPage['sections']>();
+  const byPage = new Map<string, SectionRow[]>();
   for (const s of sectionRows) {
     const list = byPage.get(s.pageId) ?? [];
-    list.push({ id: s.id, type: s.type, content: s.content, layout: s.layout, hidden: s.hidden });
+    list.push(s);
     byPage.set(s.pageId, list);
   }
-  return pageRows.map((p) => ({
+  return pageRows.map((p) => ({ ...p, sections: byPage.get(p.id) ?? [] }));
+}
+
+export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage[]> {
+  return (await loadDraftRows(tx, websiteId)).map((p) => ({
     id: p.id,
     slug: p.slug,
     title: p.title,
@@ -33,6 +44,12 @@ export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage
     createdAt: p.createdAt.toISOString(),
     seoTitle: p.seoTitle,
     seoDescription: p.seoDescription,
-    sections: byPage.get(p.id) ?? [],
+    sections: p.sections.map((s) => ({
+      id: s.id,
+      type: s.type,
+      content: s.content,
+      layout: s.layout,
+      hidden: s.hidden,
+    })),
   }));
 }

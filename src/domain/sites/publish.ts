@@ -2,7 +2,8 @@
 // reviewed-plan executors (never directly by a tool: SPEC §4.5 "publish_site fails closed").
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PublishedSnapshot, websites } from '../../db/schema.js';
+import type { PublishedSnapshot } from '../../db/page-shape.js';
+import { websites } from '../../db/schema.js';
 import { loadDraft } from './draft.js';
 
 export async function publishDraft(tx: Db, websiteId: string, now: Date): Promise<PublishedSnapshot> {

@@ -64,7 +64,7 @@ export async function restoreSite(
     // Serialise restores of one site: the second waits and restores onto the first one's result.
     await tx.select({ id: websites.id }).from(websites).where(eq(websites.id, site.id)).for('update');
     const undoPointId = await takeRestorePoint(tx, site.id, 'before a restore', userId, now);
-    await restoreFromPoint(tx, site.id, point.id);
+    await restoreFromPoint(tx, site.id, point.id, now);
     await tx.insert(activity).values({
       companyId: site.companyId,
       websiteId: site.id,

@@ -1,11 +1,13 @@
 // Restore points (SPEC §4.5 import_site merge: "a restore point is taken first"): a snapshot of a
 // website's draft pages and sections, and the domain function that puts it back exactly.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { newId } from '../../kernel/ids.js';
-import { pages, restorePoints, sections, websites } from '../../db/schema.js';
+import { pages, restorePoints, sections } from '../../db/schema.js';
 import { notFound } from '../../kernel/errors.js';
+import { insertPages } from '../pages/insert.js';
 import { insertSections } from '../sections/store.js';
+import { bumpDraftRevision } from './draft-revision.js';
 
 type PageRow = typeof pages.$inferSelect;
 type SectionRow = typeof sections.$inferSelect;
@@ -40,7 +42,12 @@ const dates = <T extends { createdAt: unknown; updatedAt: unknown }>(r: T): T =>
 });
 
 /** Replaces the website's draft pages and sections with the snapshot of restore point `pointId`. */
-export async function restoreFromPoint(tx: Db, websiteId: string, pointId: string): Promise<void> {
+export async function restoreFromPoint(
+  tx: Db,
+  websiteId: string,
+  pointId: string,
+  now = new Date(),
+): Promise<void> {
   const [point] = await tx
     .select()
     .from(restorePoints)
@@ -49,10 +56,7 @@ export async function restoreFromPoint(tx: Db, websiteId: string, pointId: strin
   const snap = point.snapshot as unknown as Snapshot;
   await tx.delete(sections).where(eq(sections.websiteId, websiteId));
   await tx.delete(pages).where(eq(pages.websiteId, websiteId));
-  if (snap.pages.length) await tx.insert(pages).values(snap.pages.map(dates));
+  await insertPages(tx, snap.pages.map(dates));
   await insertSections(tx, snap.sections.map(dates));
-  await tx
-    .update(websites)
-    .set({ draftRev: sql`${websites.draftRev} + 1`, updatedAt: new Date() })
-    .where(eq(websites.id, websiteId));
+  await bumpDraftRevision(tx, websiteId, now);
 }

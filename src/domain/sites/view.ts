@@ -3,7 +3,8 @@
 // site is published or the viewer is a member. Read-only; no HTTP here.
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type PublishedSnapshot, assets, brands, pages as pageRows, websites } from '../../db/schema.js';
+import type { PublishedSnapshot } from '../../db/page-shape.js';
+import { assets, brands, pages as pageRows, websites } from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
 import type { Role } from '../../kernel/scopes.js';
 import { authorizePerson } from '../../gate/person.js';

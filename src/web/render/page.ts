@@ -5,19 +5,8 @@ import { TZDate } from '@date-fns/tz';
 import { FORM_CSS, type SiteForms, bookingForm } from './forms.js';
 import { escapeHtml as e } from '../../kernel/html.js';
 import { makeResolver } from './markdown.js';
-import { type RenderSection, layoutClasses, renderSection } from './sections.js';
-
-export type RenderPage = {
-  slug: string;
-  title: string;
-  kind: string;
-  excerpt?: string | null;
-  /** ISO 8601; a post shows it as its date. */
-  createdAt?: string;
-  seoTitle: string | null;
-  seoDescription: string | null;
-  sections: RenderSection[];
-};
+import type { PageWithSections } from '../../db/page-shape.js';
+import { layoutClasses, renderSection } from './sections.js';
 
 export type RenderSite = {
   siteName: string;
@@ -135,7 +124,7 @@ export function newestFirst<T extends { createdAt?: string }>(posts: readonly T[
   return [...posts].sort((a, b) => at(b) - at(a));
 }
 
-export function renderPage(site: RenderSite, page: RenderPage): string {
+export function renderPage(site: RenderSite, page: PageWithSections): string {
   const resolve = makeResolver(site.basePath);
   const draft = site.mode === 'draft';
   let body = page.sections.map((s) => renderSection(s, resolve, draft, site.forms)).join('');
@@ -152,7 +141,7 @@ export function renderPage(site: RenderSite, page: RenderPage): string {
   return shell(site, title, page.seoDescription, body);
 }
 
-export function renderBlogIndex(site: RenderSite, posts: RenderPage[]): string {
+export function renderBlogIndex(site: RenderSite, posts: PageWithSections[]): string {
   const items = newestFirst(posts)
     .map(
       (p) =>

@@ -1,17 +1,10 @@
 // Section data -> HTML for the draft preview and the published site (issue 3 item 5). Every value from
 // content goes through escapeHtml, inline() or markdown(); URLs through the resolver (isSafeUrl), so no
 // content can add a tag, an attribute or a script. Layout tokens map to a fixed set of class names.
+import type { PageSection } from '../../db/page-shape.js';
 import { type SiteForms, contactForm } from './forms.js';
 import { escapeHtml as e } from '../../kernel/html.js';
 import { type UrlResolver, inline, markdown } from './markdown.js';
-
-export type RenderSection = {
-  id: string;
-  type: string;
-  content: unknown;
-  layout: unknown;
-  hidden: boolean;
-};
 
 type C = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -107,7 +100,7 @@ export function layoutClasses(layout: unknown): string {
  * section with `showForm` (the default) carries the contact form when the page has `forms`.
  */
 export function renderSection(
-  s: RenderSection,
+  s: PageSection,
   resolve: UrlResolver,
   draft: boolean,
   forms?: SiteForms,
