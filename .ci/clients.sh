@@ -6,11 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
-free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-PORT=${CI_MCP_PORT:-$(free_port)}
-PROXY=${CI_PROXY_PORT:-$(free_port)}
+# Three distinct ports drawn the way the tests and benchmarks draw theirs (below the ephemeral range).
+read -r port_a port_b port_c <<<"$(node --import tsx scripts/free-port.ts 3)"
+PORT=${CI_MCP_PORT:-$port_a}
+PROXY=${CI_PROXY_PORT:-$port_b}
 # The demo runs the development identity provider too: on a port of its own, never a fixed one.
-IDP_PORT=${CI_IDP_PORT:-$(free_port)}
+IDP_PORT=${CI_IDP_PORT:-$port_c}
 export PORT IDP_PORT HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL=warn
 NODE22=$(bash .ci/node-bin.sh 22.23.3)
 # The server itself runs on Node 22 here (the suites run on 20 and 24): all three are exercised. It gets

@@ -4,7 +4,6 @@
 // same path (auth, limits, gate, transaction, Activity). Target: list_draft_changes p99 < 50 ms.
 // Runs on in-memory PGlite, or on PostgreSQL when DATABASE_URL is set.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +18,7 @@ import { pages, sections, websites } from '../src/db/schema.js';
 import { draftChanges } from '../src/domain/pages/read.js';
 import { publishDraft } from '../src/domain/sites/publish.js';
 import { createSitegate } from '../src/runtime.js';
+import { freePort } from '../scripts/free-port.js';
 
 const PAGES = 50;
 const PER_PAGE = 10;
@@ -29,18 +29,6 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms  p99 ${pct(xs, 99).toFixed(2)} ms`;
-
-/** A free loopback port: the server checks Host against its base URL, so the port must be known. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function bench(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitegate-bench-'));

@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { buildIfStale, compiled, serveArgs } from './compiled.js';
 import { measuredEnv } from './mcp.js';
+import { freePort } from '../scripts/free-port.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -53,16 +54,6 @@ type Row = {
   /** A leg measured beside another (no echo ratio). */
   beside?: boolean;
 };
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function start(name: string, args: string[], env: Record<string, string>, ready: string): Promise<Proc> {
   return new Promise((resolve, reject) => {

@@ -6,11 +6,11 @@
 // Target: v2 no more than 10% slower than v1 at the median.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { measuredEnv } from './mcp.js';
+import { freePort } from '../scripts/free-port.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -19,17 +19,6 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
 type Served = { child: ChildProcess; mcpUrl: string; token: string; pageId: string };
 type Leg = { rps: number; p50: number; p99: number; bad: number };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function serve(which: 'v1' | 'v2'): Promise<Served> {
   const dir = mkdtempSync(path.join(tmpdir(), `sitegate-bench-${which}-`));

@@ -4,7 +4,6 @@
 // contact-form round (GET the page, POST the form: spam checks, lead, analytics event, outbox row).
 // Runs on in-memory PGlite, or on PostgreSQL when DATABASE_URL is set.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { seedDemo } from '../src/demo/seed.js';
 import { createSitegate } from '../src/runtime.js';
+import { freePort } from '../scripts/free-port.js';
 
 const N = Number(process.env.BENCH_REQUESTS ?? 400);
 const BROWSER =
@@ -24,17 +24,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function bench(): Promise<void> {
   const config = loadConfig({

@@ -4,21 +4,12 @@
 // tools/list. Idle memory: the serving process's resident set (VmRSS) after IDLE_SECONDS of rest.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { productNodeFlags } from './compiled.js';
+import { freePort } from '../scripts/free-port.js';
 
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 15);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

@@ -74,13 +74,13 @@ export type RuntimeOptions = {
  * closes an idle connection must be the one that would send the next request on it, or a request
  * sent just as the other side closes is reset, and a proxy may not retry a POST it has sent.
  */
-export const KEEP_ALIVE_MS = 5_000;
+const KEEP_ALIVE_MS = 5_000;
 
 /**
  * The part of SHUTDOWN_TIMEOUT_MS kept, after in-flight calls, for writing their Activity and
  * closing the database, so an orderly close of slow calls still ends before the hard deadline.
  */
-export const flushReserve = (timeoutMs: number) => Math.min(2_000, Math.floor(timeoutMs / 4));
+const flushReserve = (timeoutMs: number) => Math.min(2_000, Math.floor(timeoutMs / 4));
 
 /** `name`: tests run one job by name (`runJob`), never all of them against a shared database. */
 type Job = { name: string; everyMs: number; run: (deps: AppDeps) => Promise<unknown> };

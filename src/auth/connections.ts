@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { cacheVersionOf } from '../db/versions.js';
 import { authorizePerson } from '../gate/person.js';
 import { newId } from '../kernel/ids.js';
-import { companies, connections } from '../db/schema.js';
+import { connections } from '../db/schema.js';
 import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
 import { type Scope, normaliseScopes } from '../kernel/scopes.js';
 import type { Caller, Reach } from '../kernel/caller.js';
@@ -90,7 +90,7 @@ export async function listConnections(db: Db, companyId: string): Promise<Connec
     .orderBy(desc(connections.createdAt));
 }
 
-export function callerOf(row: ConnectionRow, via: Caller['via'], cacheVersion?: string): Caller {
+function callerOf(row: ConnectionRow, via: Caller['via'], cacheVersion?: string): Caller {
   return {
     ...(cacheVersion === undefined ? {} : { cacheVersion }),
     connectionId: row.id,
@@ -139,9 +139,4 @@ export async function callerForConnectionId(db: Db, id: string): Promise<Caller 
     .where(and(eq(connections.id, id), isNull(connections.revokedAt)))
     .limit(1);
   return row ? callerOf(row, 'oauth') : null;
-}
-
-export async function companyOf(db: Db, companyId: string) {
-  const [row] = await db.select().from(companies).where(eq(companies.id, companyId));
-  return row ?? null;
 }

@@ -14,7 +14,7 @@ import { createConnection } from './connections.js';
 import { ownedWebsites } from './owner.js';
 import { sha256Hex } from '../kernel/tokens.js';
 
-export const PAIRING_TTL_SECONDS = 600;
+const PAIRING_TTL_SECONDS = 600;
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval. */
 const SLOW_DOWN_STEP = 5;
 const USER_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

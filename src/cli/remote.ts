@@ -10,7 +10,7 @@ function need(url?: string): Credential {
   return c;
 }
 
-export class CliError extends Error {}
+class CliError extends Error {}
 
 async function withClient<T>(c: Credential, fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client(

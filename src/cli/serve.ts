@@ -146,7 +146,7 @@ export async function serveCommand(opts: {
   process.once('SIGTERM', stop);
 }
 
-export const NO_SMTP_WARNING = `
+const NO_SMTP_WARNING = `
 WARNING: SMTP_URL is not set: no email can leave this server.
   Invitations, documents and form notifications are kept in the outbox (status "queued") and tools
   report them as queued, not sent. Set SMTP_URL=smtp://user:pass@host:587 (and MAIL_FROM) to deliver
@@ -154,7 +154,7 @@ WARNING: SMTP_URL is not set: no email can leave this server.
 
 `;
 
-export const TRUST_PROXY_LEGACY_WARNING = `
+const TRUST_PROXY_LEGACY_WARNING = `
 WARNING: TRUST_PROXY=1 now means "a proxy on this machine" (loopback addresses only).
   X-Forwarded-For from any other peer is ignored. Name your proxies instead:
   TRUST_PROXY=127.0.0.1 (same machine) or TRUST_PROXY=10.0.0.5,10.0.0.6 (the balancers' addresses).

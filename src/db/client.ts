@@ -139,7 +139,7 @@ export const PGLITE_START_PARAMS = [
  * no longer takes effect when set at run time: the `sitegate` command gives it to Node at start
  * (bin/sitegate.mjs), and this call still covers Node 20 and 22 started any other way.
  */
-export function useBaselineWasmCompiler(): void {
+function useBaselineWasmCompiler(): void {
   setFlagsFromString('--liftoff-only');
 }
 
@@ -152,7 +152,7 @@ export function useBaselineWasmCompiler(): void {
  * (setImmediate), in arrival order. Nothing else changes: they ran one at a time already; a tool may
  * not start a second top-level transaction from inside one (PGlite's own lock would deadlock too).
  */
-export function fairTransactions(db: Db): void {
+function fairTransactions(db: Db): void {
   const begin = db.transaction.bind(db);
   let last: Promise<unknown> = Promise.resolve();
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -60,7 +60,7 @@ export async function schemaStatus(db: Db, code: Migration[] = codeMigrations())
 }
 
 /** The refusal `serve` gives for a database it must not run on (item 2), or null when it may start. */
-export function startRefusal(s: SchemaStatus, opts: { production: boolean; apply: boolean }): string | null {
+function startRefusal(s: SchemaStatus, opts: { production: boolean; apply: boolean }): string | null {
   if (s.newer) {
     return (
       'The database schema is newer than this version of Sitegate (it was migrated by a later release). ' +

@@ -16,7 +16,7 @@ const LONGEST_PAUSE_MS = 5_000;
 const SAY_AGAIN_MS = 10_000;
 
 /** `host:port/database` of a postgres:// URL, without user or password. */
-export function databaseAddress(url: string): string {
+function databaseAddress(url: string): string {
   try {
     const u = new URL(url);
     const host = u.hostname || u.searchParams.get('host') || 'localhost';

@@ -5,13 +5,13 @@
 // an "operation failed" that the error log would then describe with the request's own values.
 // One walk over the whole input, iterative (a deep input cannot exhaust the stack) and bounded.
 
-export const MAX_INPUT_DEPTH = 64;
-export const MAX_INPUT_NODES = 200_000;
+const MAX_INPUT_DEPTH = 64;
+const MAX_INPUT_NODES = 200_000;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why a string cannot be stored, or null when it can. */
-export function unstorableText(s: string): string | null {
+function unstorableText(s: string): string | null {
   if (s.includes('\u0000')) return 'contains a NUL character (U+0000)';
   if (LONE_SURROGATE.test(s)) return 'contains a lone UTF-16 surrogate (not a character)';
   return null;

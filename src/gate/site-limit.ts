@@ -30,8 +30,3 @@ export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
   }
   return company;
 }
-
-/** The early check, without a lock. */
-export async function assertSiteRoom(tx: Db, companyId: string): Promise<void> {
-  await siteRoom(tx, companyId, false);
-}

@@ -18,7 +18,7 @@ import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 
 /** fsyncs one file or folder. */
-export function syncPath(p: string): void {
+function syncPath(p: string): void {
   const fd = openSync(p, 'r');
   try {
     fsyncSync(fd);

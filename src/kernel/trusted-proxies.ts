@@ -14,7 +14,7 @@ export type TrustProxy = (address: string) => boolean;
 const trustNone: TrustProxy = () => false;
 
 /** The legacy `TRUST_PROXY=1`: a proxy on this machine, the only safe reading of "trust the proxy". */
-export const LEGACY_TRUST = ['loopback'];
+const LEGACY_TRUST = ['loopback'];
 
 /**
  * Parses a TRUST_PROXY value: empty, `0`, `false` trust nobody; `1`, `true` trust loopback (with a

@@ -18,14 +18,14 @@ export type RedisHealth = {
   check(): Promise<RedisState>;
 };
 
-export class RedisTimeout extends Error {
+class RedisTimeout extends Error {
   constructor(ms: number) {
     super(`Redis did not answer within ${ms} ms`);
   }
 }
 
 /** While Redis is down, how often the background probe asks whether it is back. */
-export const PROBE_MS = 1_000;
+const PROBE_MS = 1_000;
 
 /**
  * ioredis settings for a Redis that may go away: a command fails at once while the connection is down

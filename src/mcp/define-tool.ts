@@ -34,8 +34,6 @@ export type ToolCtx = SiteCtx & ToolExtras;
  */
 export type DirectToolCtx = DirectSiteCtx & ToolExtras;
 
-export type TransactionMode = 'one' | 'none' | 'own';
-
 /** A per-workspace bucket of its own, on top of the connection and workspace limits (SPEC §8). */
 export type ToolBucket = { key: string; perMinute: number };
 

@@ -40,7 +40,7 @@ export function stepCodec(key: Uint8Array): StepCodec {
 }
 
 /** True when this request (2026-07-28 envelope) declares URL-mode elicitation. */
-export function wantsUrlElicitation(ctx: ServerContext): boolean {
+function wantsUrlElicitation(ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return Boolean(caps?.elicitation?.url);
@@ -65,7 +65,7 @@ export function checkStepState(ctx: ServerContext, tool: string, args: unknown):
   }
 }
 
-export function connectUrl(base: string, code?: string): string {
+function connectUrl(base: string, code?: string): string {
   return code ? `${base}/dashboard/connect?code=${encodeURIComponent(code)}` : `${base}/dashboard/connect`;
 }
 

@@ -34,7 +34,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<
   return json;
 }
 
-export function compileTool(def: ToolDef): CompiledTool {
+function compileTool(def: ToolDef): CompiledTool {
   const site = def.workspaceLevel ? def.input : def.input.extend({ websiteId: ParamWebsiteId.optional() });
   const input = (
     def.idempotent === 'key' ? site.extend({ idempotencyKey: ParamIdempotencyKey.optional() }) : site

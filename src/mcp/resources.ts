@@ -13,7 +13,7 @@ import {
 import type { Caller } from '../kernel/caller.js';
 import { type CallDeps, callTool } from './call.js';
 
-export const RESOURCE_SCHEME = 'sitegate';
+const RESOURCE_SCHEME = 'sitegate';
 
 const RESOURCES: Array<{ path: string; name: string; title: string; description: string; tool: string }> = [
   {

@@ -407,7 +407,7 @@ export function headingIn($: CheerioAPI, el: Element): Element | undefined {
 }
 
 /** The single image an element holds when it holds nothing else (a linked image, a picture). */
-export function imageOnly($: CheerioAPI, el: Element): Element | null {
+function imageOnly($: CheerioAPI, el: Element): Element | null {
   if (textOf($, el)) return null;
   const imgs = $(el).find('img');
   return imgs.length === 1 ? (imgs[0] as Element) : null;

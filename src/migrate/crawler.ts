@@ -79,7 +79,7 @@ export function pageKey(u: URL): string {
 }
 
 /** The same-origin `<link rel=canonical>` of a document, if it names one. */
-export function canonicalOf($: cheerio.CheerioAPI, url: URL): URL | null {
+function canonicalOf($: cheerio.CheerioAPI, url: URL): URL | null {
   const href = $('link[rel~="canonical" i][href]').first().attr('href');
   if (!href) return null;
   try {
@@ -91,7 +91,7 @@ export function canonicalOf($: cheerio.CheerioAPI, url: URL): URL | null {
 }
 
 /** Same-site page links of a document, normalised (no fragment), in document order. */
-export function pageLinks($: cheerio.CheerioAPI, base: URL): URL[] {
+function pageLinks($: cheerio.CheerioAPI, base: URL): URL[] {
   const out: URL[] = [];
   $('a[href]').each((_, el) => {
     const href = $(el).attr('href') ?? '';

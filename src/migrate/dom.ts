@@ -84,7 +84,7 @@ const SKIP_INLINE = new Set([
 ]);
 
 /** A label for a link that shows only an icon: its accessible name, else the host it points to. */
-export function iconLabel($: CheerioAPI, el: Element): string {
+function iconLabel($: CheerioAPI, el: Element): string {
   const named =
     el.attribs['aria-label'] ?? el.attribs.title ?? $(el).find('img[alt]').first().attr('alt') ?? '';
   if (named.trim()) return named.trim();
@@ -104,7 +104,7 @@ function wrap(inner: string, mark: string): string {
 }
 
 /** Inline content as one Markdown line (or a few, for <br>). */
-export function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink = false): string {
+function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink = false): string {
   let out = '';
   for (const n of nodes) {
     if (n.type === 'text') {

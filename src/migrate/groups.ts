@@ -66,7 +66,7 @@ function signature(el: Element): string {
 }
 
 /** The element naming an item: its first heading, or a title-like element, a summary or toggle. */
-export function titleOf($: CheerioAPI, item: Element): Element | null {
+function titleOf($: CheerioAPI, item: Element): Element | null {
   const usable = (e: AnyNode) => !/sub-?heading|subtitle/i.test(classOf(e)) && Boolean(textOf($, e));
   const byTag = $(item).find('summary, .accordion-button, h1, h2, h3, h4, h5, h6').toArray().find(usable);
   if (byTag) return byTag as Element;

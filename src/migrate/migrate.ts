@@ -37,7 +37,7 @@ export type MigrateReport = ImportResult & {
 };
 
 /** Images a migration brings in at most; the rest are listed in skippedAssets. */
-export const MIGRATE_MAX_ASSETS = 60;
+const MIGRATE_MAX_ASSETS = 60;
 const NO_BACKGROUND = 'background image of a section whose type has no background (only heroes have one).';
 
 export async function migrateSite(

@@ -8,7 +8,7 @@ const BOOKING_SCRIPT =
   /calendly|acuity|squareup|setmore|simplybook|fresha|booksy|opentable|resy|youcanbook|tockhq|cal\.com/i;
 
 /** Scripts a page ran (inline or by address), not counting data blocks or booking widgets. */
-export function countScripts(html: string): number {
+function countScripts(html: string): number {
   let n = 0;
   for (const m of html.matchAll(/<script\b([^>]*)>/gi)) {
     if (/type\s*=\s*["']?application\/(ld\+)?json/i.test(m[1] ?? '')) continue;

@@ -7,7 +7,7 @@ import { FetchFailure, guardedFetch } from '../net/fetch.js';
 import { type Guard, isUnsafe } from '../net/ssrf.js';
 
 // 5 s: with the crawl (35 s) and the images (15 s) a migration still answers inside an MCP client's 60 s.
-export const STYLESHEET_LIMITS = { count: 12, bytesEach: 1024 * 1024, timeMs: 5_000 };
+const STYLESHEET_LIMITS = { count: 12, bytesEach: 1024 * 1024, timeMs: 5_000 };
 
 /** Per page, its stylesheets in document order: fetched `<link>` files and inline `<style>` blocks. */
 export async function loadStylesheets(

@@ -23,7 +23,7 @@ export type GuardOptions = {
   connectTimeoutMs?: number;
 };
 
-export const systemResolver: Resolver = async (host) =>
+const systemResolver: Resolver = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Asks the given DNS servers (`ip:port`) directly for A and AAAA records. */
@@ -45,7 +45,7 @@ export function unsafeUrl(message: string): Refusal {
 }
 
 /** Thrown from the connect step; fetchers turn it into the unsafe_url refusal. */
-export class UnsafeAddressError extends Error {
+class UnsafeAddressError extends Error {
   constructor(readonly address: string) {
     super('connection to a non-public address refused');
     this.name = 'UnsafeAddressError';
@@ -70,7 +70,7 @@ function defaultPort(protocol: string): string {
   return protocol === 'https:' ? '443' : '80';
 }
 
-export function hostKey(hostname: string, port: string | number, protocol = 'http:'): string {
+function hostKey(hostname: string, port: string | number, protocol = 'http:'): string {
   const p = String(port || defaultPort(protocol));
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return `${h.includes(':') ? `[${h}]` : h}:${p}`;

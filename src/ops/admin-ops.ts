@@ -32,7 +32,7 @@ const op = <S extends z.ZodType>(args: S, run: Op<S>['run']): Op<S> => ({ args, 
 
 const Id = z.string().min(3).max(64);
 
-export const ADMIN_OPS = {
+const ADMIN_OPS = {
   'owner.create': op(
     z.object({ email: z.string().max(256), name: z.string().max(200), password: z.string().max(256) }),
     (c, a) => createOwner(c.database.db, a),
@@ -90,8 +90,6 @@ export const ADMIN_OPS = {
     backupEmbedded(c.database, c.config.dataDir, a.out),
   ),
 } as const;
-
-export type OpName = keyof typeof ADMIN_OPS;
 
 export async function runOp(name: string, ctx: OpContext, rawArgs: unknown): Promise<unknown> {
   const o = (ADMIN_OPS as Record<string, Op<z.ZodType>>)[name];

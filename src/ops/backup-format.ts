@@ -73,7 +73,7 @@ function isLink(p: string): boolean {
  * named from the data folder's root). Refuses any other kind of entry (links, devices, extended
  * headers) and any name that could leave the folder.
  */
-export function checkDumpEntries(gz: Uint8Array): number {
+function checkDumpEntries(gz: Uint8Array): number {
   let tar: Buffer;
   try {
     tar = gunzipSync(gz);
@@ -109,7 +109,7 @@ export function checkDumpEntries(gz: Uint8Array): number {
 }
 
 /** Every blob file of the backup: regular files named by their own SHA-256, in two-letter shards. */
-export function checkBlobs(dir: string): number {
+function checkBlobs(dir: string): number {
   if (!existsSync(dir) && !isLink(dir)) return 0;
   refuseLink(dir, 'The backup', 'folder');
   let n = 0;

@@ -10,7 +10,7 @@ import { Refusal } from '../kernel/errors.js';
 /** A request line is small (a command and its options); anything longer is refused unread. */
 const MAX_LINE = 64 * 1024;
 
-export const controlPath = (dataDir: string) => path.join(path.resolve(dataDir), 'control.sock');
+const controlPath = (dataDir: string) => path.join(path.resolve(dataDir), 'control.sock');
 
 export type ControlHandler = (op: string, args: unknown) => Promise<unknown>;
 
@@ -83,7 +83,7 @@ function reply(sock: Socket, body: unknown) {
   sock.end(`${JSON.stringify(body)}\n`);
 }
 
-export class ControlError extends Error {
+class ControlError extends Error {
   constructor(
     message: string,
     readonly code?: string,

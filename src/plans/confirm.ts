@@ -33,7 +33,7 @@ export function planNotFound(): Refusal {
 const again = 'Call the prepare_* tool again and ask the owner to approve the new plan.';
 
 /** Checks the plan's own state, in the order an agent can act on. */
-export function refuseByState(plan: PlanRow, now: Date): void {
+function refuseByState(plan: PlanRow, now: Date): void {
   if (plan.status === 'redeemed') throw new Refusal('plan_used', 'This plan was already carried out.', again);
   if (isExpired(plan, now))
     throw new Refusal('plan_expired', 'This plan expired (plans live 5 minutes).', again);

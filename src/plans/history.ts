@@ -24,7 +24,7 @@ export type PlanHistoryItem = {
 
 const SHOWN = 50;
 
-export function outcomeOf(
+function outcomeOf(
   plan: { status: string; expiresAt: Date; approvedAt: Date | null; redeemedAt: Date | null },
   now: Date,
 ): { outcome: PlanOutcome; at: Date | null } | null {

@@ -73,7 +73,7 @@ export const PortableSection = z
   })
   .strict();
 
-export const PortablePage = z
+const PortablePage = z
   .object({
     slug: Slug,
     title: Name,
@@ -101,7 +101,7 @@ export const PortableAsset = z
   })
   .strict();
 
-export const PortableBrand = z
+const PortableBrand = z
   .object({
     palette: z.record(z.string().regex(/^[a-z][a-zA-Z0-9]{0,29}$/), Color).default({}),
     fonts: z.object({ heading: Name.optional(), body: Name.optional() }).strict().default({}),

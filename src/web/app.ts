@@ -13,7 +13,7 @@ import { customDomainSites } from './routes/site.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { type WebEnv, cookiePolicy, csrfGuard, sessionMiddleware } from './session.js';
 import { Refusal } from '../kernel/errors.js';
-import { refusalPage } from './refusal.js';
+import { answerRefusal, refusalJson, refusalPage } from './refusal.js';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -46,8 +46,9 @@ export function createApp(deps: AppDeps): Hono {
   web.use('*', csrfGuard());
   for (const mount of ROUTES) mount(web, deps);
   // A page's refusal (the gate's or the domain's) is translated here, once; anything else is a failure.
+  const notPossible = refusalPage();
   web.onError((err, c) => {
-    if (err instanceof Refusal) return refusalPage(c, err);
+    if (err instanceof Refusal) return answerRefusal(c, err, notPossible);
     throw err;
   });
   app.route('/', web);
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps): Hono {
     return c.html(NotFoundPage({ user: vars.get('user') ?? null, csrf: vars.get('csrf') ?? '' }), 404);
   });
   app.onError((err, c) => {
+    // A JSON API's refusal (pairing's rate limit, an invalid request) is an answer, not a failure.
+    if (err instanceof Refusal) return answerRefusal(c, err, refusalJson);
     deps.services.log.error({ err, path: c.req.path }, 'request failed');
     return c.text(`Something went wrong. Nothing was changed. Request id: ${currentRequestId() ?? '-'}`, 500);
   });

@@ -23,7 +23,7 @@ export const BODY_CAPS = {
 export type CapKind = keyof typeof BODY_CAPS;
 
 /** Which cap a path falls under. Everything not named is a form: the smallest cap that fits it. */
-export function capKindOf(path: string): CapKind {
+function capKindOf(path: string): CapKind {
   if (path === '/api/mcp') return 'mcp';
   if (path.endsWith('/_api/mcp')) return 'siteMcp';
   if (path.startsWith('/v1/')) return 'api';

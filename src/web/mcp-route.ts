@@ -16,9 +16,9 @@ import { createMcpEndpoint, failedAtEdge } from '../mcp/endpoint.js';
 import { currentRequestId } from '../ops/request-context.js';
 import type { AppDeps } from './deps.js';
 
-export const MCP_PATH = '/api/mcp';
+const MCP_PATH = '/api/mcp';
 
-export function metadataUrl(base: string): string {
+function metadataUrl(base: string): string {
   return `${base}/.well-known/oauth-protected-resource${MCP_PATH}`;
 }
 

@@ -1,34 +1,75 @@
-// The one translation of a refusal into a page for the signed-in app: the console's routes let the
-// gate's and the domain's Refusals propagate, and the web app's error handler answers with this.
-import type { Context } from 'hono';
+// The web adapter's one translation of a Refusal (the gate's or the domain's): routes throw, and the
+// app's error handlers answer here. The status is decided once, by code, for every page and JSON API; a
+// route only chooses how the answer looks (answerRefusalsWith): its form again with the message and
+// what was typed, its own card, the not-found page. Without that, a page gets the "Not possible" page
+// and a JSON API `{ error, message }`.
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ErrorCode, Refusal } from '../kernel/errors.js';
 import { Layout } from './pages/layout.js';
 import type { WebEnv } from './session.js';
 
-const STATUS: Partial<Record<ErrorCode, 400 | 403 | 404 | 409 | 410>> = {
-  not_found: 404,
+export type RefusalStatus = 400 | 403 | 404 | 409 | 410 | 429;
+
+const STATUS: Partial<Record<ErrorCode, RefusalStatus>> = {
+  invalid_input: 400,
   owner_only: 403,
   role_insufficient: 403,
   area_disabled: 403,
-  invalid_input: 400,
+  not_found: 404,
   plan_expired: 410,
+  rate_limited: 429,
 };
 
-export function refusalPage(c: Context<WebEnv>, err: Refusal) {
-  return c.html(
-    <Layout title="Not possible" user={c.get('user')} csrf={c.get('csrf')}>
-      <div class="card">
-        <h1>Not possible</h1>
-        <p class="error" data-code={err.code}>
-          {err.message}
-        </p>
-        {err.hint ? <p>{err.hint}</p> : null}
-        <p>Nothing was changed.</p>
-        <p>
-          <a href="/">Back to your websites</a>
-        </p>
-      </div>
-    </Layout>,
-    STATUS[err.code] ?? 409,
-  );
+/** Any other refusal (conflict, a plan already used, a changed revision …) is a 409. */
+const refusalStatus = (code: ErrorCode): RefusalStatus => STATUS[code] ?? 409;
+
+export type RefusalAnswer = (
+  c: Context<WebEnv>,
+  err: Refusal,
+  status: RefusalStatus,
+) => Response | Promise<Response>;
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    refusalAnswer: RefusalAnswer | undefined;
+  }
 }
+
+/** Mounted before a route: a refusal that route throws is answered by `answer`, with the status above. */
+export function answerRefusalsWith(answer: RefusalAnswer): MiddlewareHandler {
+  return async (c, next) => {
+    c.set('refusalAnswer', answer);
+    await next();
+  };
+}
+
+/** Called by the error handlers: the route's own answer when it chose one, else `fallback`. */
+export function answerRefusal(c: Context, err: Refusal, fallback: RefusalAnswer) {
+  const answer = c.get('refusalAnswer') ?? fallback;
+  return answer(c as Context<WebEnv>, err, refusalStatus(err.code));
+}
+
+/** The "Not possible" page, with a way back (by default to the person's websites). */
+export const refusalPage =
+  (back = { href: '/', label: 'Back to your websites' }): RefusalAnswer =>
+  (c, err, status) =>
+    c.html(
+      <Layout title="Not possible" user={c.get('user')} csrf={c.get('csrf')}>
+        <div class="card">
+          <h1>Not possible</h1>
+          <p class="error" data-code={err.code}>
+            {err.message}
+          </p>
+          {err.hint ? <p>{err.hint}</p> : null}
+          <p>Nothing was changed.</p>
+          <p>
+            <a href={back.href}>{back.label}</a>
+          </p>
+        </div>
+      </Layout>,
+      status,
+    );
+
+/** A JSON API's refusal: its code and message. */
+export const refusalJson: RefusalAnswer = (c, err, status) =>
+  c.json({ error: err.code, message: err.message }, status);

@@ -13,8 +13,8 @@ import { safeEqual, sha256Hex } from '../kernel/tokens.js';
 import type { Db } from '../db/client.js';
 import { users, webSessions } from '../db/schema.js';
 
-export const SESSION_COOKIE = 'sg_session';
-export const PRE_CSRF_COOKIE = 'sg_csrf';
+const SESSION_COOKIE = 'sg_session';
+const PRE_CSRF_COOKIE = 'sg_csrf';
 const SESSION_HOURS = 12;
 
 /** The names and flags of the owner pages' cookies for one base URL. */

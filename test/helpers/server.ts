@@ -2,11 +2,11 @@
 // and connects the official MCP SDK v2 Client to it. The client negotiates (`auto`), so the suite
 // runs on the 2026-07-28 wire; test/e2e/clients.test.ts covers the 2025 path and older SDKs.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino, { type DestinationStream } from 'pino';
+import { freePort } from '../../scripts/free-port.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { type Demo, seedDemo } from '../../src/demo/seed.js';
@@ -16,26 +16,8 @@ import { JOBS, type Sitegate, createSitegate } from '../../src/runtime.js';
 import { testDatabase, uniqueTag } from './db.js';
 import { type Workspace, type WorkspaceOptions, makeWorkspace } from './factory.js';
 
-const canListen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-
-/**
- * A port free now, for a server that will listen on it later (a child process, an identity provider
- * started after the Sitegate that names it). Drawn below Linux's ephemeral range (32768–60999), which
- * every outgoing connection and every listen(0) takes from: a port the kernel picked could be taken
- * meanwhile by any connection of the suites running alongside (EADDRINUSE, seen in CI).
- */
-export async function freePort(): Promise<number> {
-  for (let tries = 0; tries < 100; tries++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
-  }
-  throw new Error('no free port between 20000 and 31999');
-}
+// A port free now, drawn below the ephemeral range: the one helper tests, benchmarks and CI share.
+export { freePort };
 
 export type TestServer = {
   sg: Sitegate;

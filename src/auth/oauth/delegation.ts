@@ -8,7 +8,7 @@ import path from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
 import { createFileDurablySync, replaceFileDurablySync } from '../../kernel/durable-files.js';
 
-export const DELEGATION_SECONDS = 300;
+const DELEGATION_SECONDS = 300;
 const TYP = 'sitegate-delegation+jwt';
 
 export type OAuthBinding = { issuer: string; subject: string; clientId: string };

@@ -11,7 +11,7 @@ import { guardedFetch } from '../../net/fetch.js';
 import { type Guard, type Resolver, createGuard } from '../../net/ssrf.js';
 
 export const METADATA_MAX_BYTES = 5 * 1024;
-export const METADATA_TIMEOUT_MS = 2_500;
+const METADATA_TIMEOUT_MS = 2_500;
 const USER_AGENT = 'Sitegate-IdP/1.0 (client metadata)';
 
 export type IdpFetch = { fetch: NonNullable<Configuration['fetch']>; close(): Promise<void> };

@@ -4,7 +4,7 @@
 // algorithm allow-list (never `none` or HMAC with a public key).
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
 
-export const ACCESS_TOKEN_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+const ACCESS_TOKEN_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
 export type VerifiedAccess = {
   issuer: string;

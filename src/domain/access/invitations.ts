@@ -11,7 +11,7 @@ import { Refusal, invalidInput } from '../../kernel/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { websiteRowOf } from '../sites/row.js';
 
-export const INVITE_LEVELS = ['editor', 'viewer'] as const;
+const INVITE_LEVELS = ['editor', 'viewer'] as const;
 export type InviteLevel = (typeof INVITE_LEVELS)[number];
 export const INVITATION_DAYS = 7;
 

@@ -10,7 +10,7 @@ import { activity, connections, websites } from '../../db/schema.js';
 import { ownedWebsiteIds } from '../../gate/owners.js';
 import { ACTIVITY_RETENTION_DAYS } from './recorder.js';
 
-export const ACTIVITY_PAGE_SIZE = 50;
+const ACTIVITY_PAGE_SIZE = 50;
 export const OUTCOMES = ['allowed', 'denied', 'failed'] as const;
 
 export type ActivityFilter = {

@@ -209,5 +209,3 @@ export async function purgeActivity(db: Db, now: Date): Promise<number> {
   const rows = await db.delete(activity).where(lt(activity.createdAt, cutoff)).returning({ id: activity.id });
   return rows.length;
 }
-
-export const activityCount = sql<number>`count(*)::int`;

@@ -17,7 +17,8 @@ import {
 } from '../../db/schema.js';
 import { hashPassword } from '../users/passwords.js';
 import { checkCompanyName } from '../workspace/create-company.js';
-import { assertSiteRoom, insertSite } from '../workspace/create-site.js';
+import { insertSite } from '../workspace/create-site.js';
+import { siteRoom } from '../../gate/site-limit.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 
 const notFound = (what: string) => new Refusal('not_found', `There is no ${what}.`);
@@ -118,7 +119,7 @@ export async function createWebsite(db: Db, input: { companyId: string; name: st
       .where(eq(companies.id, input.companyId))
       .for('update');
     if (!company) throw notFound(`workspace ${input.companyId}`);
-    await assertSiteRoom(tx, company.id);
+    await siteRoom(tx, company.id, false);
     const owners = await tx
       .select({ id: users.id, email: users.email })
       .from(companyMembers)

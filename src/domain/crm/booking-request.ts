@@ -14,7 +14,7 @@ import { notifyOwners } from './notify-owner.js';
 import { type Outcome, type Submission, type VisitorDeps, sourceOf, submit } from './submission.js';
 import { VisitorEmail, VisitorName, VisitorText, parseFields } from './visitor-fields.js';
 
-export const BOOKING_FIELDS = ['date', 'time', 'name', 'email', 'note'] as const;
+const BOOKING_FIELDS = ['date', 'time', 'name', 'email', 'note'] as const;
 const MAX_DAYS_AHEAD = 366;
 
 export type BookableService = {
@@ -79,7 +79,7 @@ function requestShape() {
 }
 
 /** The instant a visitor meant by a local date and time in the website's zone, or a message why not. */
-export function requestedStart(
+function requestedStart(
   date: string,
   time: string,
   timeZone: string,

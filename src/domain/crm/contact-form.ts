@@ -10,8 +10,8 @@ import { type Outcome, type Submission, type VisitorDeps, sourceOf, submit } fro
 import { VisitorEmail, VisitorName, VisitorPhone, VisitorText, parseFields } from './visitor-fields.js';
 import { notifyOwners } from './notify-owner.js';
 
-export const CONTACT_FIELDS = ['name', 'email', 'phone', 'message'] as const;
-export const MESSAGE_MAX = 4_000;
+const CONTACT_FIELDS = ['name', 'email', 'phone', 'message'] as const;
+const MESSAGE_MAX = 4_000;
 
 const Contact = {
   name: VisitorName,

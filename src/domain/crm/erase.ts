@@ -27,7 +27,7 @@ export type Erasure = {
 const ERASED_MAIL = 'This message was erased at the owner’s request (personal data).';
 
 /** The address as compared: trimmed, lower case; refused unless it looks like one. */
-export function erasableEmail(raw: string): string {
+function erasableEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (email.length < 3 || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
     throw invalidInput('Enter the email address of the person whose data you want to erase.');
@@ -179,7 +179,7 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The Activity line: record types and counts, never the person. */
-export function erasureSummary(e: Erasure): string {
+function erasureSummary(e: Erasure): string {
   const parts = [
     plural(e.leads, 'lead'),
     plural(e.bookings, 'booking'),

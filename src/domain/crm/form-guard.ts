@@ -15,7 +15,7 @@ import { utcDay } from '../analytics/visitor-keys.js';
 export const HONEYPOT_FIELD = 'website';
 export const TOKEN_FIELD = '_t';
 export const MIN_FILL_MS = 3_000;
-export const MAX_FORM_AGE_MS = 24 * 3_600_000;
+const MAX_FORM_AGE_MS = 24 * 3_600_000;
 
 export type FormVerdict = 'ok' | 'honeypot' | 'forged' | 'too_fast' | 'expired';
 

@@ -8,9 +8,9 @@ import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
-export const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
-export const BOOKING_SETTABLE = ['no_show'] as const;
+const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
+const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
+const BOOKING_SETTABLE = ['no_show'] as const;
 
 export type CrmRecord = 'lead' | 'booking' | 'contact';
 export type CrmUpdateInput = {

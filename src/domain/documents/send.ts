@@ -62,7 +62,7 @@ export type DocumentContent = Pick<
 >;
 
 /** The document itself as HTML (the attachment) and as plain text (the body). */
-export function renderDocument(d: DocumentContent, sender: string) {
+function renderDocument(d: DocumentContent, sender: string) {
   const title = `${d.kind === 'invoice' ? 'Invoice' : 'Quote'} ${d.number}`;
   const line = (l: DocumentLine) =>
     `${l.quantity} × ${l.description} @ ${money(l.unitPriceCents, d.currency)} = ${money(l.quantity * l.unitPriceCents, d.currency)}`;

@@ -26,16 +26,16 @@ import { Refusal, invalidInput } from '../../kernel/errors.js';
 import type { DnsChecker } from './dns-check.js';
 import { normaliseHostname } from './hostname.js';
 
-export const VERIFY_PREFIX = '_sitegate-verify';
+const VERIFY_PREFIX = '_sitegate-verify';
 /** A bound on connected addresses per website, so unverified claims cannot pile up. */
-export const MAX_DOMAINS_PER_SITE = 20;
+const MAX_DOMAINS_PER_SITE = 20;
 const TOKEN_PREFIX = 'sitegate-verify=';
 
 /** Days an unverified claim holds a hostname before anyone else may claim it. */
 export const PENDING_CLAIM_DAYS = 7;
 
 /** The verification token of this website's claim on a hostname (stable, so it can be named early). */
-export function claimToken(websiteId: string, hostname: string): string {
+function claimToken(websiteId: string, hostname: string): string {
   return createHash('sha256').update(`sitegate-claim\n${websiteId}\n${hostname}`).digest('hex').slice(0, 32);
 }
 
@@ -89,7 +89,7 @@ export type DnsRecord = {
 };
 
 /** The records a hostname needs and which are in place now. */
-export async function checkRecords(
+async function checkRecords(
   dns: DnsChecker,
   target: { cname: string; a: string },
   d: { hostname: string; verificationToken: string },

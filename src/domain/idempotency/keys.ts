@@ -27,11 +27,11 @@ import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import type { Clock } from '../context.js';
 
 /** How long a key answers with its first result (then retention deletes it). */
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** A running claim older than this belongs to a call whose process died (the longest tool ends well before). */
 export const IDEMPOTENCY_LEASE_MS = 10 * 60_000;
 /** How often, and how many times, a repeat looks for the answer of a first call still running. */
-export const RUNNING_WAIT = { polls: 40, everyMs: 250 };
+const RUNNING_WAIT = { polls: 40, everyMs: 250 };
 
 /** The Activity line of a replay: no arguments, no key, no personal data. */
 export const REPLAY_SUMMARY =

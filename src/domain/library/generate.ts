@@ -25,7 +25,7 @@ import { Refusal } from '../../kernel/errors.js';
 import { insertAssets } from './assets.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 
-export const IMAGE_CREDITS = 1;
+const IMAGE_CREDITS = 1;
 /** A reservation older than this belongs to a call that died (the provider call times out well before). */
 export const RESERVATION_LEASE_MS = 10 * 60_000;
 
@@ -151,7 +151,7 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
 }
 
 /** Gives a reservation's credits back and deletes it, in one transaction; false if it was already gone. */
-export async function releaseReservation(db: Db, id: string): Promise<boolean> {
+async function releaseReservation(db: Db, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [r] = await tx
       .delete(creditReservations)

@@ -10,7 +10,7 @@ export type ImageRequest = { prompt: string; aspect: Aspect; brand: BrandInput }
 export type Image = { bytes: Uint8Array; mime: string; width: number; height: number };
 export type ImageProvider = { name: string; generate(req: ImageRequest): Promise<Image> };
 
-export class ProviderUnavailable extends Error {
+class ProviderUnavailable extends Error {
   constructor(reason: string) {
     super(`image provider unavailable: ${reason}`);
     this.name = 'ProviderUnavailable';
@@ -20,7 +20,7 @@ export class ProviderUnavailable extends Error {
 const MAX_BYTES = 10 * 1024 * 1024;
 const MIMES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
-export function localImageProvider(): ImageProvider {
+function localImageProvider(): ImageProvider {
   return {
     name: 'local',
     async generate(req) {
@@ -35,7 +35,7 @@ export function localImageProvider(): ImageProvider {
   };
 }
 
-export function httpImageProvider(url: string, timeoutMs: number): ImageProvider {
+function httpImageProvider(url: string, timeoutMs: number): ImageProvider {
   return {
     name: 'http',
     async generate(req) {

@@ -18,7 +18,7 @@ import { mailOutbox } from '../../db/schema.js';
 import { faultPoint } from '../../kernel/fault.js';
 import { SmtpFailure, type SmtpSession, smtpSender } from '../../net/smtp.js';
 
-export const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 8;
 /** How long a claimed row may stay `sending` (SMTP_TIMEOUTS end an attempt well before). */
 export const SEND_LEASE_MS = 5 * 60_000;
 /**

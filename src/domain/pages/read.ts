@@ -13,7 +13,7 @@ import { websiteRowOf } from '../sites/row.js';
 import { draftPlaceholders } from '../sections/placeholders.js';
 
 /** A short, readable label for a section in listings (never the whole content). */
-export function sectionLabel(content: Record<string, unknown>): string {
+function sectionLabel(content: Record<string, unknown>): string {
   for (const k of ['heading', 'alt', 'body']) {
     const v = content[k];
     if (typeof v === 'string' && v.trim()) return v.trim().slice(0, 80);
@@ -38,7 +38,7 @@ export async function listPages(ctx: DirectSiteCtx) {
 }
 
 /** Loads a page of the context's website, or the same not_found for a missing or foreign page. */
-export async function pageOf(ctx: AnySiteCtx, pageId: string) {
+async function pageOf(ctx: AnySiteCtx, pageId: string) {
   const [page] = await pageRead(dbOf(ctx), { pageId, websiteId: ctx.website.id });
   if (!page) throw notFound('page');
   return page;

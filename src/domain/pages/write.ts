@@ -27,7 +27,7 @@ function checked<T>(
 }
 
 /** Lower-case, ASCII, hyphenated; accents folded ("Café Olé" -> "cafe-ole"). */
-export function slugify(title: string): string {
+function slugify(title: string): string {
   return title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

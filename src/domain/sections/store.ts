@@ -145,7 +145,7 @@ export async function renumber(
 }
 
 /** Every library asset id a content value refers to (URL fields and Markdown link targets). */
-export function assetIdsIn(value: unknown, out = new Set<string>()): Set<string> {
+function assetIdsIn(value: unknown, out = new Set<string>()): Set<string> {
   if (typeof value === 'string') {
     if (ASSET_ID.test(value)) out.add(value);
     for (const m of value.matchAll(MD_LINK)) if (ASSET_ID.test(m[2]!)) out.add(m[2]!);

@@ -56,7 +56,7 @@ export function isSafeLinkTarget(s: string): boolean {
   return isSafeUrl(s) || MAILTO.test(s) || TEL.test(s);
 }
 
-export const SafeUrl = z.string().min(1).max(2000).refine(isSafeUrl, {
+const SafeUrl = z.string().min(1).max(2000).refine(isSafeUrl, {
   message: 'Use an https:// or http:// address, a path starting with /, or a library asset id.',
 });
 

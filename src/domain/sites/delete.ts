@@ -35,11 +35,11 @@ import { invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
 
-export const DELETED_SITE_DAYS = 30;
+const DELETED_SITE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** When a site deleted at `deletedAt` is purged. */
-export function purgeDateOf(deletedAt: Date): Date {
+function purgeDateOf(deletedAt: Date): Date {
   return new Date(deletedAt.getTime() + DELETED_SITE_DAYS * DAY_MS);
 }
 

@@ -77,7 +77,7 @@ export async function publishedDigest(
 }
 
 /** The published snapshot's pages and section digests, in order; null when the site is not live. */
-export async function loadPublishedDigest(tx: Db, websiteId: string): Promise<{ pages: DiffPage[] } | null> {
+async function loadPublishedDigest(tx: Db, websiteId: string): Promise<{ pages: DiffPage[] } | null> {
   const result = await tx.execute(sql`
     select p->>'id' as page_id, p->>'slug' as slug, p->>'title' as title, p->>'kind' as kind,
            p->>'excerpt' as excerpt, p ? 'excerpt' as has_excerpt,

@@ -21,7 +21,7 @@ export type RestorePointItem = {
 export type OwnedSite = { id: string; name: string; companyId: string; config: Record<string, unknown> };
 
 /** The website if `userId` owns it; the gate decides (a member who is not the owner gets owner_only). */
-export async function ownedSite(db: Db, userId: string, websiteId: string): Promise<OwnedSite> {
+async function ownedSite(db: Db, userId: string, websiteId: string): Promise<OwnedSite> {
   const { website } = await authorizePerson(db, { userId }, 'restore_points.use', websiteId);
   return { id: website.id, name: website.name, companyId: website.companyId, config: website.config };
 }

@@ -10,7 +10,6 @@ import type { Actor, WorkspaceCtx } from '../context.js';
 
 // The plan's site limit lives with the gate (the layer below domain), which applies it to tools that
 // declare `createsSite`; the committing transactions here and in src/portable/ call the same function.
-export { assertSiteRoom, siteRoom } from '../../gate/site-limit.js';
 import { siteRoom } from '../../gate/site-limit.js';
 
 /** What a new site starts with: create_site gives nothing (the business name); an import its own. */

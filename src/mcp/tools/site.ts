@@ -129,7 +129,7 @@ export const get_page = defineTool({
   run: (ctx, input) => getPage(ctx, input.pageId),
 });
 
-export const DraftChanges = z.object({
+const DraftChanges = z.object({
   published: z.boolean(),
   draftRevision: z.number(),
   summary: z.string(),

@@ -35,7 +35,7 @@ export async function lockedSite(ctx: SiteCtx) {
 export type Site = Awaited<ReturnType<typeof lockedSite>>;
 
 /** The draft revision: the draft counter and a fingerprint of every page and section of the draft. */
-export function draftRevisionOf(site: Site, draft: unknown): string {
+function draftRevisionOf(site: Site, draft: unknown): string {
   return `draft:${site.draftRev}:${sha256OfCanonicalJson(draft)}`;
 }
 

@@ -30,7 +30,7 @@ const DONE: Record<string, string> = {
 };
 
 /** How long the list waits before it reloads itself while something waits on it. */
-export const APPROVALS_REFRESH_SECONDS = 15;
+const APPROVALS_REFRESH_SECONDS = 15;
 
 const OUTCOME: Record<PlanOutcome, string> = {
   approved: 'Approved: waiting for your assistant to carry it out',
@@ -263,18 +263,5 @@ function Outcome(props: { view: PlanView }) {
       <strong>Waiting for your decision.</strong> Approve or decline before{' '}
       <Time at={plan.expiresAt} tz={tz} />; after that the plan expires and nothing happens.
     </p>
-  );
-}
-
-export function RefusalPage(props: { user: SessionUser | null; csrf: string; message: string }) {
-  return (
-    <Layout title="Not possible" user={props.user} csrf={props.csrf}>
-      <div class="card">
-        <p class="error">{props.message}</p>
-        <p>
-          <a href="/approvals">Back to approvals</a>
-        </p>
-      </div>
-    </Layout>
   );
 }

@@ -106,7 +106,7 @@ function sectionHeadline(s: ReviewSection): string {
  * section's fields side by side, and placeholder text still in the draft. `basePath` is where the
  * reviewed draft's preview lives: site links and images in the text resolve under it.
  */
-export function PublishChanges(props: { review: PublishReview; basePath: string }) {
+function PublishChanges(props: { review: PublishReview; basePath: string }) {
   const r = props.review;
   const placeholders = r.placeholders ?? [];
   return (

@@ -119,7 +119,7 @@ function postDate(at: string | undefined, timeZone = 'UTC'): string {
 }
 
 /** Posts newest first (the order of the blog index); undated posts last, in site order. */
-export function newestFirst<T extends { createdAt?: string }>(posts: readonly T[]): T[] {
+function newestFirst<T extends { createdAt?: string }>(posts: readonly T[]): T[] {
   const at = (p: T) => (p.createdAt ? Date.parse(p.createdAt) : Number.NEGATIVE_INFINITY);
   return [...posts].sort((a, b) => at(b) - at(a));
 }

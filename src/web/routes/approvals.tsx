@@ -1,33 +1,22 @@
 // GET /approvals, GET /approvals/:id, POST /approvals/:id/approve|decline (DESIGN §5.5). Signed-in
 // only; the CSRF guard of session.ts has already checked every POST. Rules live in src/plans/approve.ts.
 import type { Context, Hono } from 'hono';
-import { Refusal } from '../../kernel/errors.js';
 import { loadSiteView } from '../../domain/sites/view.js';
 import { approvePlan, declinePlan, listApprovals, reviewedDraft, viewPlan } from '../../plans/approve.js';
 import { planHistory } from '../../plans/history.js';
 import type { AppDeps } from '../deps.js';
-import { ApprovalsPage, PlanPage, RefusalPage } from '../pages/approvals.js';
+import { ApprovalsPage, PlanPage } from '../pages/approvals.js';
+import { answerRefusalsWith, refusalPage } from '../refusal.js';
 import { type WebEnv, requireUser } from '../session.js';
 import { notFoundPage, renderView } from './preview.js';
 
-const STATUS: Partial<Record<string, 403 | 404 | 409 | 410>> = {
-  not_found: 404,
-  owner_only: 403,
-  plan_expired: 410,
-};
+/** A refused plan page leads back to the list of plans. */
+const BACK = { href: '/approvals', label: 'Back to approvals' };
 
 export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
   const { services } = deps;
-  const refused = (c: Context<WebEnv>, err: unknown) => {
-    if (!(err instanceof Refusal)) throw err;
-    return c.html(
-      <RefusalPage user={c.get('user')} csrf={c.get('csrf')} message={err.message} />,
-      STATUS[err.code] ?? 409,
-    );
-  };
-
   app.use('/approvals', requireUser());
-  app.use('/approvals/*', requireUser());
+  app.use('/approvals/*', requireUser(), answerRefusalsWith(refusalPage(BACK)));
 
   app.get('/approvals', async (c) => {
     const user = c.get('user')!;
@@ -39,41 +28,33 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
 
   app.get('/approvals/:id', async (c) => {
     const user = c.get('user')!;
-    try {
-      const view = await viewPlan(services, user.id, c.req.param('id'));
-      return c.html(
-        <PlanPage
-          user={user}
-          csrf={c.get('csrf')}
-          view={view}
-          done={c.req.query('done')}
-          mailServer={Boolean(services.config.smtpUrl)}
-        />,
-      );
-    } catch (err) {
-      return refused(c, err);
-    }
+    const view = await viewPlan(services, user.id, c.req.param('id'));
+    return c.html(
+      <PlanPage
+        user={user}
+        csrf={c.get('csrf')}
+        view={view}
+        done={c.req.query('done')}
+        mailServer={Boolean(services.config.smtpUrl)}
+      />,
+    );
   });
 
   // The draft exactly as the owner reviews it in a publish plan (not the live draft).
   const preview = async (c: Context<WebEnv>) => {
     const user = c.get('user')!;
     const id = c.req.param('id') ?? '';
-    try {
-      const reviewed = await reviewedDraft(services, user.id, id);
-      const view = reviewed && (await loadSiteView(services.db, reviewed.websiteId, 'draft'));
-      if (!reviewed || !view) return notFoundPage(c);
-      return renderView(
-        c,
-        services.db,
-        { ...view, pages: reviewed.pages },
-        'draft',
-        `/approvals/${id}/preview`,
-        'Preview of the draft exactly as you are reviewing it. Visitors see none of it until you approve and it is carried out.',
-      );
-    } catch (err) {
-      return refused(c, err);
-    }
+    const reviewed = await reviewedDraft(services, user.id, id);
+    const view = reviewed && (await loadSiteView(services.db, reviewed.websiteId, 'draft'));
+    if (!reviewed || !view) return notFoundPage(c);
+    return renderView(
+      c,
+      services.db,
+      { ...view, pages: reviewed.pages },
+      'draft',
+      `/approvals/${id}/preview`,
+      'Preview of the draft exactly as you are reviewing it. Visitors see none of it until you approve and it is carried out.',
+    );
   };
   app.get('/approvals/:id/preview', preview);
   app.get('/approvals/:id/preview/*', preview);
@@ -84,11 +65,7 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
   ] as const) {
     app.post(`/approvals/:id/${action}`, async (c) => {
       const id = c.req.param('id');
-      try {
-        await run(services, c.get('user')!.id, id);
-      } catch (err) {
-        return refused(c, err);
-      }
+      await run(services, c.get('user')!.id, id);
       return c.redirect(`/approvals/${encodeURIComponent(id)}?done=${action}d`, 303);
     });
   }

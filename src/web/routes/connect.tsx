@@ -14,10 +14,10 @@ import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { ConnectPage, type ConnectProps } from '../pages/connect.js';
 import { postedScopes } from '../pages/grant-fields.js';
+import { type RefusalStatus, answerRefusalsWith } from '../refusal.js';
 import { type WebEnv, requireUser } from '../session.js';
 
 const CODE_BUCKET = { key: 'pair-code', perMinute: 10 };
-const STATUS = { owner_only: 403, not_found: 404, conflict: 409, rate_limited: 429 } as const;
 
 export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock, config } = deps.services;
@@ -25,7 +25,7 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
   const render = async (
     c: Context<WebEnv>,
     extra: Partial<ConnectProps> = {},
-    status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
+    status: 200 | RefusalStatus = 200,
   ) => {
     const user = c.get('user')!;
     const [sites, pending, timeZone] = await Promise.all([
@@ -45,13 +45,13 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
       status,
     );
   };
-  const refused = (c: Context<WebEnv>, e: unknown, extra: Partial<ConnectProps> = {}) => {
-    if (!(e instanceof Refusal)) throw e;
-    const status = (STATUS as Record<string, 403 | 404 | 409 | 429>)[e.code] ?? 400;
-    return render(c, { ...extra, message: { kind: 'error', text: e.message } }, status);
-  };
+  // A refusal answers with this page again and its message; a look-up keeps the code that was typed.
+  const pageAgain = answerRefusalsWith((c, e, status) => {
+    const code = c.req.method === 'GET' ? c.req.query('code')?.trim() : undefined;
+    return render(c, { ...(code ? { code } : {}), message: { kind: 'error', text: e.message } }, status);
+  });
 
-  app.get('/dashboard/connect', requireUser(), async (c) => {
+  app.get('/dashboard/connect', requireUser(), pageAgain, async (c) => {
     const code = c.req.query('code')?.trim();
     if (!code) {
       const dismissed = c.req.query('dismissed') === '1';
@@ -60,11 +60,7 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
         dismissed ? { message: { kind: 'ok', text: 'Dismissed. It is no longer listed.' } } : {},
       );
     }
-    try {
-      await deps.limits.consumeKey(CODE_BUCKET, c.get('user')!.id);
-    } catch (e) {
-      return refused(c, e, { code });
-    }
+    await deps.limits.consumeKey(CODE_BUCKET, c.get('user')!.id);
     const [pairing, signIn] = await Promise.all([
       pendingPairingByUserCode(db, code, clock()),
       pendingSignInByCode(db, code, clock()),
@@ -72,66 +68,58 @@ export function mountConnect(app: Hono<WebEnv>, deps: AppDeps): void {
     return render(c, { code, pairing, signIn });
   });
 
-  app.post('/dashboard/connect/pairing', requireUser(), async (c) => {
+  app.post('/dashboard/connect/pairing', requireUser(), pageAgain, async (c) => {
     const form = await c.req.parseBody({ all: true });
     const user = c.get('user')!;
     const userCode = String(form.code ?? '');
     const websiteId = String(form.websiteId ?? '');
-    try {
-      await deps.limits.consumeKey(CODE_BUCKET, user.id);
-      if (form.decision === 'decline') {
-        await declinePairing(db, { userId: user.id, userCode, websiteId }, clock());
-        return render(c, { message: { kind: 'ok', text: 'Declined. The tool gets no access.' } });
-      }
-      await approvePairing(
-        db,
-        {
-          userId: user.id,
-          userCode,
-          websiteId,
-          reach: form.reach === 'workspace' ? 'workspace' : 'website',
-          scopes: postedScopes(form),
-        },
-        clock(),
-      );
-      return render(c, { message: { kind: 'ok', text: 'Approved. You can go back to your terminal.' } });
-    } catch (e) {
-      return refused(c, e);
+    await deps.limits.consumeKey(CODE_BUCKET, user.id);
+    if (form.decision === 'decline') {
+      await declinePairing(db, { userId: user.id, userCode, websiteId }, clock());
+      return render(c, { message: { kind: 'ok', text: 'Declined. The tool gets no access.' } });
     }
+    await approvePairing(
+      db,
+      {
+        userId: user.id,
+        userCode,
+        websiteId,
+        reach: form.reach === 'workspace' ? 'workspace' : 'website',
+        scopes: postedScopes(form),
+      },
+      clock(),
+    );
+    return render(c, { message: { kind: 'ok', text: 'Approved. You can go back to your terminal.' } });
   });
 
-  app.post('/dashboard/connect/oauth', requireUser(), async (c) => {
+  app.post('/dashboard/connect/oauth', requireUser(), pageAgain, async (c) => {
     const form = await c.req.parseBody({ all: true });
     const user = c.get('user')!;
     if (!config.oauthIssuer) {
       return render(c, { message: { kind: 'error', text: 'OAuth is not configured (OAUTH_ISSUER).' } }, 400);
     }
-    try {
-      const code = typeof form.code === 'string' && form.code ? form.code : undefined;
-      if (code) await deps.limits.consumeKey(CODE_BUCKET, user.id);
-      const conn = await bindOAuthClient(
-        db,
-        {
-          userId: user.id,
-          issuer: config.oauthIssuer,
-          code,
-          clientId: String(form.clientId ?? ''),
-          websiteId: String(form.websiteId ?? ''),
-          reach: form.reach === 'workspace' ? 'workspace' : 'website',
-          scopes: postedScopes(form),
-        },
-        clock(),
-      );
-      return render(c, { message: { kind: 'ok', text: `Connected: ${conn.name}.` } });
-    } catch (e) {
-      return refused(c, e);
-    }
+    const code = typeof form.code === 'string' && form.code ? form.code : undefined;
+    if (code) await deps.limits.consumeKey(CODE_BUCKET, user.id);
+    const conn = await bindOAuthClient(
+      db,
+      {
+        userId: user.id,
+        issuer: config.oauthIssuer,
+        code,
+        clientId: String(form.clientId ?? ''),
+        websiteId: String(form.websiteId ?? ''),
+        reach: form.reach === 'workspace' ? 'workspace' : 'website',
+        scopes: postedScopes(form),
+      },
+      clock(),
+    );
+    return render(c, { message: { kind: 'ok', text: `Connected: ${conn.name}.` } });
   });
 
   // An abandoned sign-in of the person's own: dismissed, then POST → 303 back to the page.
-  app.post('/dashboard/connect/oauth/:id/dismiss', requireUser(), async (c) => {
+  app.post('/dashboard/connect/oauth/:id/dismiss', requireUser(), pageAgain, async (c) => {
     const done = await dismissPendingSignIn(db, c.get('user')!.id, c.req.param('id'), clock());
-    if (!done) return refused(c, new Refusal('not_found', 'There is no such pending sign-in.'));
+    if (!done) throw new Refusal('not_found', 'There is no such pending sign-in.');
     return c.redirect('/dashboard/connect?dismissed=1', 303);
   });
 }

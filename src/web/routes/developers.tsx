@@ -8,16 +8,15 @@ import { createDeliveryToken, listDeliveryTokens, revokeDeliveryToken } from '..
 import { ownedWebsites } from '../../auth/owner.js';
 import { ownerTimeZone } from '../../domain/sites/owner-home.js';
 import { listActivity } from '../../domain/activity/list.js';
-import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { DevelopersPage, type DevelopersProps } from '../pages/developers.js';
 import { postedScopes } from '../pages/grant-fields.js';
 import { clientSnippets } from '../pages/snippets.js';
+import { type RefusalStatus, answerRefusalsWith } from '../refusal.js';
 import { type WebEnv, cookiePolicy, requireUser } from '../session.js';
 import { tokenReveal } from '../token-reveal.js';
 
 const BASE = '/settings/advanced/developers';
-const STATUS = { owner_only: 403, not_found: 404, invalid_input: 400 } as const;
 
 export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock, config } = deps.services;
@@ -30,7 +29,7 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
   const render = async (
     c: Context<WebEnv>,
     extra: Partial<DevelopersProps> = {},
-    status: 200 | 400 | 403 | 404 = 200,
+    status: 200 | RefusalStatus = 200,
   ) => {
     const user = c.get('user')!;
     const sites = await ownedWebsites(db, user.id);
@@ -68,11 +67,10 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
       status,
     );
   };
-  const refused = (c: Context<WebEnv>, e: unknown) => {
-    if (!(e instanceof Refusal)) throw e;
-    const status = (STATUS as Record<string, 400 | 403 | 404>)[e.code] ?? 400;
-    return render(c, { message: { kind: 'error', text: e.message } }, status);
-  };
+  // A refused create or revoke answers with this page again and the refusal's message.
+  const pageAgain = answerRefusalsWith((c, e, status) =>
+    render(c, { message: { kind: 'error', text: e.message } }, status),
+  );
 
   // After a revoke (POST → 303 here) the page says it worked.
   const REVOKED: Record<string, string> = {
@@ -93,49 +91,33 @@ export function mountDevelopers(app: Hono<WebEnv>, deps: AppDeps): void {
     });
   });
 
-  app.post(`${BASE}/connections`, requireUser(), async (c) => {
+  app.post(`${BASE}/connections`, requireUser(), pageAgain, async (c) => {
     const form = await c.req.parseBody({ all: true });
-    try {
-      const { token } = await createConnection(db, {
-        userId: c.get('user')!.id,
-        websiteId: String(form.websiteId ?? ''),
-        name: String(form.name ?? ''),
-        reach: form.reach === 'workspace' ? 'workspace' : 'website',
-        scopes: postedScopes(form),
-      });
-      reveal.put(c, c.get('user')!.id, { kind: 'connection', token: token! }, clock());
-      return c.redirect(BASE, 303);
-    } catch (e) {
-      return refused(c, e);
-    }
+    const { token } = await createConnection(db, {
+      userId: c.get('user')!.id,
+      websiteId: String(form.websiteId ?? ''),
+      name: String(form.name ?? ''),
+      reach: form.reach === 'workspace' ? 'workspace' : 'website',
+      scopes: postedScopes(form),
+    });
+    reveal.put(c, c.get('user')!.id, { kind: 'connection', token: token! }, clock());
+    return c.redirect(BASE, 303);
   });
 
-  app.post(`${BASE}/connections/:id/revoke`, requireUser(), async (c) => {
-    try {
-      await revokeConnection(db, c.get('user')!.id, c.req.param('id'), clock());
-      return c.redirect(`${BASE}?revoked=connection`, 303);
-    } catch (e) {
-      return refused(c, e);
-    }
+  app.post(`${BASE}/connections/:id/revoke`, requireUser(), pageAgain, async (c) => {
+    await revokeConnection(db, c.get('user')!.id, c.req.param('id'), clock());
+    return c.redirect(`${BASE}?revoked=connection`, 303);
   });
 
-  app.post(`${BASE}/delivery`, requireUser(), async (c) => {
+  app.post(`${BASE}/delivery`, requireUser(), pageAgain, async (c) => {
     const form = await c.req.parseBody();
-    try {
-      const { token } = await createDeliveryToken(db, c.get('user')!.id, String(form.websiteId ?? ''));
-      reveal.put(c, c.get('user')!.id, { kind: 'delivery', token }, clock());
-      return c.redirect(BASE, 303);
-    } catch (e) {
-      return refused(c, e);
-    }
+    const { token } = await createDeliveryToken(db, c.get('user')!.id, String(form.websiteId ?? ''));
+    reveal.put(c, c.get('user')!.id, { kind: 'delivery', token }, clock());
+    return c.redirect(BASE, 303);
   });
 
-  app.post(`${BASE}/delivery/:id/revoke`, requireUser(), async (c) => {
-    try {
-      await revokeDeliveryToken(db, c.get('user')!.id, c.req.param('id'), clock());
-      return c.redirect(`${BASE}?revoked=delivery`, 303);
-    } catch (e) {
-      return refused(c, e);
-    }
+  app.post(`${BASE}/delivery/:id/revoke`, requireUser(), pageAgain, async (c) => {
+    await revokeDeliveryToken(db, c.get('user')!.id, c.req.param('id'), clock());
+    return c.redirect(`${BASE}?revoked=delivery`, 303);
   });
 }

@@ -1,7 +1,7 @@
 // GET / (the owner's home) and the restore points of each owned website (issue 12 items 2 and 3;
 // DESIGN §5.5). Signed-in pages; the CSRF guard of session.ts has already checked every POST. Rules
 // live in src/domain/sites/ (owner-home.ts, restore-points.ts); there is no tool for restoring.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { listActivity } from '../../domain/activity/list.js';
 import { Refusal } from '../../kernel/errors.js';
 import { outgoingMailOf } from '../../domain/mail/status.js';
@@ -10,13 +10,11 @@ import { deletedSitesOf } from '../../domain/sites/delete.js';
 import { listRestorePoints, restoreSite } from '../../domain/sites/restore-points.js';
 import { listApprovals } from '../../plans/approve.js';
 import type { AppDeps } from '../deps.js';
-import { RefusalPage } from '../pages/approvals.js';
 import { HomePage, WelcomePage } from '../pages/home.js';
 import { ConfirmRestorePage, RestorePointsPage } from '../pages/restore-points.js';
 import { type WebEnv, requireUser } from '../session.js';
 
 const RECENT = 8;
-const STATUS: Partial<Record<string, 403 | 404>> = { not_found: 404, owner_only: 403 };
 
 export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
   const { db, clock } = deps.services;
@@ -50,60 +48,41 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
     );
   });
 
-  const refused = (c: Context<WebEnv>, err: unknown) => {
-    if (!(err instanceof Refusal)) throw err;
-    return c.html(
-      <RefusalPage user={c.get('user')} csrf={c.get('csrf')} message={err.message} />,
-      STATUS[err.code] ?? 409,
-    );
-  };
   const BASE = '/dashboard/sites/:websiteId/restore-points';
   app.use('/dashboard/sites/*', requireUser());
 
   app.get(BASE, async (c) => {
-    try {
-      const { site, points } = await listRestorePoints(db, c.get('user')!.id, c.req.param('websiteId'));
-      return c.html(
-        <RestorePointsPage
-          user={c.get('user')!}
-          csrf={c.get('csrf')}
-          site={site}
-          points={points}
-          timeZone={await ownerTimeZone(db, c.get('user')!.id)}
-          restored={c.req.query('done') === 'restored'}
-        />,
-      );
-    } catch (err) {
-      return refused(c, err);
-    }
+    const { site, points } = await listRestorePoints(db, c.get('user')!.id, c.req.param('websiteId'));
+    return c.html(
+      <RestorePointsPage
+        user={c.get('user')!}
+        csrf={c.get('csrf')}
+        site={site}
+        points={points}
+        timeZone={await ownerTimeZone(db, c.get('user')!.id)}
+        restored={c.req.query('done') === 'restored'}
+      />,
+    );
   });
 
   app.get(`${BASE}/:pointId`, async (c) => {
-    try {
-      const { site, points } = await listRestorePoints(db, c.get('user')!.id, c.req.param('websiteId'));
-      const point = points.find((p) => p.id === c.req.param('pointId'));
-      if (!point) throw new Refusal('not_found', 'There is no such restore point for this website.');
-      return c.html(
-        <ConfirmRestorePage
-          user={c.get('user')!}
-          csrf={c.get('csrf')}
-          site={site}
-          point={point}
-          timeZone={await ownerTimeZone(db, c.get('user')!.id)}
-        />,
-      );
-    } catch (err) {
-      return refused(c, err);
-    }
+    const { site, points } = await listRestorePoints(db, c.get('user')!.id, c.req.param('websiteId'));
+    const point = points.find((p) => p.id === c.req.param('pointId'));
+    if (!point) throw new Refusal('not_found', 'There is no such restore point for this website.');
+    return c.html(
+      <ConfirmRestorePage
+        user={c.get('user')!}
+        csrf={c.get('csrf')}
+        site={site}
+        point={point}
+        timeZone={await ownerTimeZone(db, c.get('user')!.id)}
+      />,
+    );
   });
 
   app.post(`${BASE}/:pointId/restore`, async (c) => {
     const websiteId = c.req.param('websiteId');
-    try {
-      await restoreSite(db, c.get('user')!.id, websiteId, c.req.param('pointId'), clock());
-    } catch (err) {
-      return refused(c, err);
-    }
+    await restoreSite(db, c.get('user')!.id, websiteId, c.req.param('pointId'), clock());
     return c.redirect(`/dashboard/sites/${encodeURIComponent(websiteId)}/restore-points?done=restored`, 303);
   });
 }

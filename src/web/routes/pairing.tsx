@@ -5,10 +5,10 @@ import type { Context, Hono } from 'hono';
 import { revokeOwnConnection } from '../../auth/connections.js';
 import { pollPairing, startPairing } from '../../auth/pairing.js';
 import { looksLikeApiToken } from '../../kernel/tokens.js';
-import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { clientAddress } from '../client-address.js';
 import { addressKey } from '../../kernel/address-key.js';
+import { answerRefusalsWith } from '../refusal.js';
 
 const START_BUCKET = { key: 'pair-start', perMinute: 30 };
 const POLL_BUCKET = { key: 'pair-poll', perMinute: 120 };
@@ -27,28 +27,20 @@ export function mountPairing(app: Hono, deps: AppDeps): void {
   app.post('/v1/cli/pair/start', async (c) => {
     const body = await jsonBody(c);
     if (!body) return c.json({ error: 'invalid_request', message: 'Send a JSON body.' }, 400);
-    try {
-      await deps.limits.consumeKey(START_BUCKET, addressKey(clientAddress(c)));
-      const started = await startPairing(
-        db,
-        { scopes: body.scopes, clientName: body.clientName },
-        { now: clock(), baseUrl: config.baseUrl, intervalSeconds: config.pairIntervalSeconds },
-      );
-      return c.json(started, 201);
-    } catch (e) {
-      if (!(e instanceof Refusal)) throw e;
-      const status = e.code === 'rate_limited' ? 429 : 400;
-      return c.json({ error: e.code, message: e.message }, status);
-    }
+    // A refusal (rate limit, invalid scopes) is answered by the app as `{ error, message }`.
+    await deps.limits.consumeKey(START_BUCKET, addressKey(clientAddress(c)));
+    const started = await startPairing(
+      db,
+      { scopes: body.scopes, clientName: body.clientName },
+      { now: clock(), baseUrl: config.baseUrl, intervalSeconds: config.pairIntervalSeconds },
+    );
+    return c.json(started, 201);
   });
-  app.post('/v1/cli/pair/poll', async (c) => {
+  // Polling too fast is the device flow's own `slow_down` (RFC 8628 §3.5).
+  const slowDown = answerRefusalsWith((c, e) => c.json({ error: 'slow_down', message: e.message }, 429));
+  app.post('/v1/cli/pair/poll', slowDown, async (c) => {
     const body = await jsonBody(c);
-    try {
-      await deps.limits.consumeKey(POLL_BUCKET, addressKey(clientAddress(c)));
-    } catch (e) {
-      if (!(e instanceof Refusal)) throw e;
-      return c.json({ error: 'slow_down', message: e.message }, 429);
-    }
+    await deps.limits.consumeKey(POLL_BUCKET, addressKey(clientAddress(c)));
     const r = await pollPairing(db, body?.deviceCode, clock());
     return c.json(r.body, r.status);
   });

@@ -8,9 +8,9 @@ import { bookableServices } from '../../domain/crm/booking-request.js';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from '../../domain/crm/form-guard.js';
 import { type SiteView, loadSiteView } from '../../domain/sites/view.js';
 import { authorizePerson } from '../../gate/person.js';
-import { Refusal } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
+import { answerRefusalsWith } from '../refusal.js';
 import { type RenderSite, SITE_CSP } from '../render/page.js';
 import { renderSitePath, siteChrome } from '../render/site-path.js';
 import { type WebEnv, requireUser } from '../session.js';
@@ -91,14 +91,11 @@ export function mountPreview(app: Hono<WebEnv>, deps: AppDeps): void {
     const user = c.get('user')!;
     // A non-member learns nothing, not even whether the site exists (the gate's not_found).
     if (!ID.test(id)) return notFoundPage(c);
-    try {
-      await authorizePerson(db, { userId: user.id }, 'site.preview', id);
-    } catch (err) {
-      if (err instanceof Refusal) return notFoundPage(c);
-      throw err;
-    }
+    await authorizePerson(db, { userId: user.id }, 'site.preview', id);
     return renderEditorPath(c, deps, id, 'draft', `/editor/${id}`);
   };
-  app.get('/editor/:websiteId', requireUser(), editor);
-  app.get('/editor/:websiteId/*', requireUser(), editor);
+  // A refusal of the gate is the same not-found page as an unknown site.
+  const hidden = answerRefusalsWith((c) => notFoundPage(c));
+  app.get('/editor/:websiteId', requireUser(), hidden, editor);
+  app.get('/editor/:websiteId/*', requireUser(), hidden, editor);
 }

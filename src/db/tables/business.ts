@@ -1,0 +1,116 @@
+// The business a website runs: leads, bookings and contacts (one CRM shape), invoices and quotes,
+// services and products.
+import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, ts } from './columns.js';
+import { websites } from './workspace.js';
+
+const crmColumns = {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
+  status: text('status').notNull(),
+  handled: boolean('handled').notNull().default(false),
+  note: text('note'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+};
+
+/** Leads: name, email, phone and message are written by anonymous visitors (untrusted). */
+export const leads = pgTable(
+  'leads',
+  {
+    ...crmColumns,
+    followUpAt: ts('follow_up_at'),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    message: text('message').notNull().default(''),
+    source: text('source').notNull().default('form'),
+  },
+  (t) => [index('leads_website_idx').on(t.websiteId, t.createdAt)],
+);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    ...crmColumns,
+    serviceId: text('service_id'),
+    customerName: text('customer_name').notNull(),
+    customerEmail: text('customer_email'),
+    customerPhone: text('customer_phone'),
+    message: text('message').notNull().default(''),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    /** Where the request came from: `form` (the site's booking form) or `visitor_assistant` (its MCP endpoint). */
+    source: text('source').notNull().default('form'),
+  },
+  (t) => [index('bookings_website_idx').on(t.websiteId, t.startsAt)],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    ...crmColumns,
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    company: text('company'),
+  },
+  (t) => [index('contacts_website_idx').on(t.websiteId, t.createdAt)],
+);
+
+export type DocumentLine = { description: string; quantity: number; unitPriceCents: number };
+
+/** Invoices and quotes. Deliberately no updatedAt: the reviewed revision is a fingerprint of the row. */
+export const documents = pgTable(
+  'documents',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    kind: text('kind').notNull(), // invoice | quote
+    number: text('number').notNull(),
+    status: text('status').notNull().default('draft'), // draft | sent | paid | void
+    recipientName: text('recipient_name').notNull(),
+    recipientEmail: text('recipient_email').notNull(),
+    lines: jsonb('lines').$type<DocumentLine[]>().notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    totalCents: integer('total_cents').notNull(),
+    dueAt: ts('due_at'),
+    sentAt: ts('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('documents_website_idx').on(t.websiteId)],
+);
+
+export const services = pgTable('services', {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  priceCents: integer('price_cents'),
+  currency: text('currency').notNull().default('EUR'),
+  durationMinutes: integer('duration_minutes'),
+  status: text('status').notNull().default('draft'), // draft | public
+  createdAt: createdAt(),
+});
+
+export const products = pgTable('products', {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  priceCents: integer('price_cents').notNull(),
+  currency: text('currency').notNull().default('EUR'),
+  status: text('status').notNull().default('draft'), // draft | public
+  revision: integer('revision').notNull().default(1),
+  publishedRevision: integer('published_revision'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

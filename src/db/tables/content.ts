@@ -1,0 +1,115 @@
+// What a website shows: pages and their sections, its brand, its domains, its library assets and the
+// blob bytes they point at.
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, ts } from './columns.js';
+import { websites } from './workspace.js';
+
+export const pages = pgTable(
+  'pages',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    kind: text('kind').notNull().default('page'), // page | post
+    excerpt: text('excerpt'),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    position: integer('position').notNull().default(0),
+    rev: integer('rev').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('pages_website_slug_idx').on(t.websiteId, t.slug)],
+);
+
+export const sections = pgTable(
+  'sections',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    pageId: text('page_id')
+      .notNull()
+      .references(() => pages.id),
+    type: text('type').notNull(),
+    content: jsonb('content').$type<Record<string, unknown>>().notNull(),
+    layout: jsonb('layout').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    hidden: boolean('hidden').notNull().default(false),
+    position: integer('position').notNull(),
+    rev: integer('rev').notNull().default(1),
+    /** Key of the section in an imported PortableSiteV1 payload; merges match on it. */
+    externalKey: text('external_key'),
+    /** Hash of the content as last imported; differs from the current content once edited in the app. */
+    importFingerprint: text('import_fingerprint'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('sections_page_idx').on(t.pageId, t.position), index('sections_website_idx').on(t.websiteId)],
+);
+
+export const brands = pgTable('brands', {
+  websiteId: text('website_id')
+    .primaryKey()
+    .references(() => websites.id),
+  palette: jsonb('palette').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+  fonts: jsonb('fonts').$type<{ heading?: string; body?: string }>().notNull().default(sql`'{}'::jsonb`),
+  style: text('style').notNull().default(''),
+  voice: text('voice').notNull().default(''),
+  logoAssetId: text('logo_asset_id'),
+});
+
+export const domains = pgTable(
+  'domains',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    hostname: text('hostname').notNull().unique(),
+    status: text('status').notNull().default('pending'), // pending | verified
+    verificationToken: text('verification_token').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    lastCheckedAt: ts('last_checked_at'),
+    verifiedAt: ts('verified_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('domains_website_idx').on(t.websiteId)],
+);
+
+/** Library assets; the bytes live in the content-addressed blob store under `sha256`. */
+export const assets = pgTable(
+  'assets',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    kind: text('kind').notNull().default('image'),
+    mime: text('mime').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    sha256: text('sha256').notNull(),
+    source: text('source').notNull(), // generated | import | upload
+    prompt: text('prompt'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('assets_website_idx').on(t.websiteId)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/** Blob bytes when running on PostgreSQL, so every process sees every blob (DESIGN §7). */
+export const blobs = pgTable('blobs', {
+  sha256: text('sha256').primaryKey(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+});
