@@ -12,6 +12,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { getTableName, is } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import * as schema from '../../src/db/schema.js';
 import { sources } from '../helpers/sources.js';
 
 const ROOT = path.resolve('src');
@@ -19,9 +22,10 @@ const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
 const files = sources(ROOT).map((f) => ({ rel: rel(f), text: readFileSync(f, 'utf8') }));
 
 // Every table of the schema: its name in TypeScript and in SQL.
-const SCHEMA = readFileSync(path.join(ROOT, 'db/schema.ts'), 'utf8');
 const TABLES = new Map(
-  [...SCHEMA.matchAll(/export const (\w+) = pgTable\(\s*'(\w+)'/g)].map((m) => [m[1]!, m[2]!]),
+  Object.entries(schema)
+    .filter(([, value]) => is(value, PgTable))
+    .map(([name, table]) => [name, getTableName(table as PgTable)]),
 );
 const BY_SQL_NAME = new Map([...TABLES].map(([ts, sqlName]) => [sqlName, ts]));
 
