@@ -36,11 +36,15 @@ it('inserts at a position and renumbers; without content it adds a placeholder o
   expect(rows[0]!.content).toEqual(cta);
 });
 
-it('refuses a type that does not exist, writing nothing', async () => {
+it('refuses a type that does not exist, and an image without content, writing nothing', async () => {
   const w = await kit.workspace();
-  await kit.expectRefusal(
-    'invalid_input',
-    () => kit.call(w.tokens.default, 'add_section', { pageId: w.pages.home, type: 'html', content: {} }),
-    { tool: 'add_section', companyIds: [w.companyId] },
-  );
+  for (const args of [
+    { pageId: w.pages.home, type: 'html', content: {} },
+    { pageId: w.pages.home, type: 'image' },
+  ]) {
+    await kit.expectRefusal('invalid_input', () => kit.call(w.tokens.default, 'add_section', args), {
+      tool: 'add_section',
+      companyIds: [w.companyId],
+    });
+  }
 });

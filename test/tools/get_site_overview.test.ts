@@ -34,13 +34,13 @@ it('reports the site, its business name, counts and domains', async () => {
 it("refuses another workspace's websiteId exactly as a missing one (not_found), writing nothing", async () => {
   const w = await kit.workspace();
   const other = await kit.workspace();
-  const foreign = await kit.expectRefusal(
-    'not_found',
-    () => kit.call(w.tokens.workspace, 'get_site_overview', { websiteId: other.websites.main }),
-    { tool: 'get_site_overview', companyIds: [w.companyId, other.companyId] },
-  );
-  const missing = await kit.call(w.tokens.workspace, 'get_site_overview', {
-    websiteId: 'site_doesnotexist00',
-  });
-  expect(foreign.error).toEqual(missing.error);
+  for (const token of [w.tokens.default, w.tokens.workspace]) {
+    const foreign = await kit.expectRefusal(
+      'not_found',
+      () => kit.call(token, 'get_site_overview', { websiteId: other.websites.main }),
+      { tool: 'get_site_overview', companyIds: [w.companyId, other.companyId] },
+    );
+    const missing = await kit.call(token, 'get_site_overview', { websiteId: 'site_doesnotexist00' });
+    expect(foreign.error).toEqual(missing.error);
+  }
 });
