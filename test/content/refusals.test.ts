@@ -1,6 +1,6 @@
 // Every refusal of the content:write surface over MCP, each with its stable error code and a read-back
 // proving nothing was written: scope off, demoted creator, withheld area, missing advanced-editor grant,
-// records of another page/site, unsafe or mistyped content, stale clientRev.
+// records of another page/site, unsafe or mistyped content.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection } from '../../src/auth/connections.js';
@@ -261,32 +261,5 @@ describe('unsafe or mistyped content is invalid_input and writes nothing', () =>
       'invalid_input',
     );
   });
-
-  it('stale_revision when clientRev is not the current rev', async () => {
-    const j = await s.call(d.tokens.default, 'get_section_json', {
-      pageId: d.pages.home,
-      sectionId: d.sections.intro,
-    });
-    const ok = await s.call(d.tokens.default, 'update_section_text', {
-      pageId: d.pages.home,
-      sectionId: d.sections.intro,
-      text: { heading: 'Changed in between' },
-    });
-    expect(ok.ok).toBe(true);
-    const args = {
-      pageId: d.pages.home,
-      sectionId: d.sections.intro,
-      content: { body: 'Mine' },
-      clientRev: j.data?.rev,
-    };
-    await refused(d, d.tokens.default, 'replace_section_content', args, 'stale_revision');
-    await refused(
-      d,
-      d.tokens.default,
-      'replace_section_content',
-      { ...args, clientRev: j.data?.rev + 5 },
-      'stale_revision',
-    );
-    expect(await deniedLines(d.connections.default, 'stale_revision')).toBe(2);
-  });
+  // stale_revision: test/tools/replace_section_content.test.ts.
 });
