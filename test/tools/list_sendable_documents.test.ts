@@ -77,5 +77,6 @@ it('is refused when the agency withholds invoicing', async () => {
       companyIds: [w.companyId],
     },
   );
+  expect(r.error).toMatchObject({ code: 'area_disabled', message: expect.stringMatching(/invoicing area/) });
   expect(r.text).not.toMatch(/INV-14/);
 });

@@ -13,5 +13,5 @@ it('is refused with review_required and the next step, even for the owner with e
     tool: 'publish_site',
     companyIds: [w.companyId],
   });
-  expect(r.error?.hint).toMatch(/prepare_publish/);
+  expect(r.error).toMatchObject({ code: 'review_required', hint: expect.stringMatching(/prepare_publish/) });
 });
