@@ -1,15 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  activity,
-  bookings,
-  companies,
-  documents,
-  mailOutbox,
-  products,
-  services,
-} from '../../src/db/schema.js';
+import { activity, bookings, companies, documents } from '../../src/db/schema.js';
 import { weekOf } from '../../src/domain/commerce/overview.js';
 import { normaliseBusinessName } from '../../src/domain/settings/business-name.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
@@ -22,99 +14,9 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const db = () => s.sg.deps.services.db;
-const productsOf = (site: string) =>
-  db().select().from(products).where(eq(products.websiteId, site)).orderBy(products.id);
-const servicesOf = (site: string) =>
-  db().select().from(services).where(eq(services.websiteId, site)).orderBy(services.id);
 
-describe('services and products', () => {
-  it('creates a draft service that charges no one and sends nothing, and lists it', async () => {
-    const d = await s.seed();
-    const outbox = (await db().select().from(mailOutbox)).length;
-    const r = await s.call(d.tokens.all, 'create_service', {
-      name: '  Sourdough class ',
-      description: 'Three hours',
-      priceCents: 6000,
-      currency: 'USD',
-      durationMinutes: 180,
-    });
-    expect(r.ok).toBe(true);
-    expect(r.data).toMatchObject({
-      name: 'Sourdough class',
-      status: 'draft',
-      priceCents: 6000,
-      currency: 'USD',
-    });
-    const list = await s.call(d.tokens.all, 'list_services', {});
-    expect(list.data!.services.map((x: { serviceId: string }) => x.serviceId)).toContain(r.data!.serviceId);
-    expect((await db().select().from(mailOutbox)).length).toBe(outbox);
-    const minimal = await s.call(d.tokens.all, 'create_service', { name: 'Tasting' });
-    expect(minimal.data).toMatchObject({
-      priceCents: null,
-      durationMinutes: null,
-      currency: 'EUR',
-      status: 'draft',
-    });
-  });
-
-  it('creates a draft product at revision 1, never public', async () => {
-    const d = await s.seed();
-    const r = await s.call(d.tokens.all, 'create_product', { name: 'Rye loaf', priceCents: 550 });
-    expect(r.data).toMatchObject({ status: 'draft', revision: 1, publishedRevision: null, currency: 'EUR' });
-    const [row] = await db().select().from(products).where(eq(products.id, r.data!.productId));
-    expect(row).toMatchObject({ status: 'draft', revision: 1, websiteId: d.websites.main });
-    const list = await s.call(d.tokens.all, 'list_products', {});
-    expect(list.data!.products).toHaveLength(3);
-  });
-
-  it('refuses invalid drafts and callers without the scope or role, writing nothing', async () => {
-    const d = await s.seed();
-    const beforeP = await productsOf(d.websites.main);
-    const beforeS = await servicesOf(d.websites.main);
-    const bad: Array<[string, Record<string, unknown>]> = [
-      ['create_product', { name: 'No price' }],
-      ['create_product', { name: 'Neg', priceCents: -1 }],
-      ['create_product', { name: 'Float', priceCents: 1.5 }],
-      ['create_product', { name: 'Cur', priceCents: 1, currency: 'euro' }],
-      ['create_product', { name: '   ', priceCents: 1 }],
-      ['create_product', { name: 'Public', priceCents: 1, status: 'public' }],
-      ['create_service', { name: 'x'.repeat(121) }],
-      ['create_service', { name: 'Dur', durationMinutes: 0 }],
-    ];
-    for (const [tool, args] of bad)
-      expect((await s.call(d.tokens.all, tool, args)).error?.code).toBe('invalid_input');
-    expect((await s.call(d.tokens.default, 'create_product', { name: 'A', priceCents: 1 })).error?.code).toBe(
-      'scope_missing',
-    );
-    const viewer = await tokenFor(db(), {
-      userId: d.users.viewer.id,
-      websiteId: d.websites.main,
-      companyId: d.companyId,
-    });
-    expect((await s.call(viewer, 'create_service', { name: 'A' })).error?.code).toBe('role_insufficient');
-    expect((await s.call(viewer, 'list_services', {})).ok).toBe(true);
-    expect(await productsOf(d.websites.main)).toEqual(beforeP);
-    expect(await servicesOf(d.websites.main)).toEqual(beforeS);
-  });
-});
-
+// Services, products and the overview's counts: test/tools/<tool>.test.ts.
 describe('get_commerce_overview', () => {
-  it('gives counts without personal data', async () => {
-    const d = await s.seed();
-    const r = await s.call(d.tokens.all, 'get_commerce_overview', {});
-    expect(r.ok).toBe(true);
-    expect(r.data!.services).toEqual({ draft: 1, public: 1, total: 2 });
-    expect(r.data!.products).toEqual({ draft: 1, public: 1, total: 2 });
-    expect(r.data!.openDocuments).toEqual([
-      { kind: 'invoice', status: 'draft', count: 1 },
-      { kind: 'invoice', status: 'sent', count: 1 },
-      { kind: 'quote', status: 'draft', count: 1 },
-    ]);
-    expect(r.data!.documentsWithheld).toBe(false);
-    const text = JSON.stringify(r.data);
-    expect(text).not.toMatch(/@|Pat|Lee|Jo Baker|INV-/);
-  });
-
   it('counts bookings of this week only (Monday to Sunday, UTC)', async () => {
     const d = await s.seed();
     const wk = weekOf(new Date());

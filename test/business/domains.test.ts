@@ -247,16 +247,6 @@ describe('list_domains and set_primary_domain', () => {
     expect((await getWithHost(pending, '/')).status).not.toBe(301); // unverified: no redirect
   });
 
-  it('refuses an unverified hostname as primary and keeps the old primary', async () => {
-    const d = await s.seed();
-    const h = host(d);
-    await s.call(d.tokens.all, 'connect_domain', { hostname: h });
-    const before = await domainsOf(d.websites.main);
-    const r = await s.call(d.tokens.all, 'set_primary_domain', { hostname: h });
-    expect(r.error?.code).toBe('conflict');
-    expect(await domainsOf(d.websites.main)).toEqual(before);
-  });
-
   it('does not redirect for an unpublished site', async () => {
     const d = await s.seed();
     const a = host(d, 'a');

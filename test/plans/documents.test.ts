@@ -1,6 +1,7 @@
-// Sending invoices and quotes through the rail (SPEC §3 additional rules, §4.5): never-sent drafts
-// listed without contact details, and any edit of the stored document after review — price, line,
-// recipient, status — refuses the send (one test per kind of edit), with nothing sent.
+// Sending invoices and quotes through the rail (SPEC §3 additional rules, §4.5): any edit of the stored
+// document after review — price, line, recipient, status — refuses the send (one test per kind of edit),
+// with nothing sent. Listing the drafts and preparing the plan: test/tools/list_sendable_documents and
+// prepare_send_document.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, type DocumentLine, documents, mailOutbox, pendingActions } from '../../src/db/schema.js';
@@ -33,27 +34,6 @@ async function documentMails(f: Fixture) {
     .from(mailOutbox)
     .where(and(eq(mailOutbox.websiteId, f.demo.websites.main), eq(mailOutbox.kind, 'document')));
 }
-
-describe('list_sendable_documents', () => {
-  it('lists never-sent drafts with their ids and no customer contact details', async () => {
-    const f = await fixture(s);
-    const r = await s.call(f.demo.tokens.all, 'list_sendable_documents');
-    expect(r.data!.documents.map((d: { number: string }) => d.number).sort()).toEqual([
-      'INV-2026-014',
-      'Q-2026-007',
-    ]);
-    expect(r.text).not.toMatch(/@|Pat Customer|Jo Baker|recipient/i);
-  });
-
-  it('is refused when the agency withholds invoicing', async () => {
-    const f = await fixture(s);
-    await db()
-      .update(companies)
-      .set({ withheldAreas: ['invoicing'] })
-      .where(eq(companies.id, f.demo.companyId));
-    expect((await s.call(f.demo.tokens.all, 'list_sendable_documents')).error?.code).toBe('area_disabled');
-  });
-});
 
 describe('prepare_send_document → approve → confirm', () => {
   it('shows the recipient, lines and total; confirm sends it once and marks it sent', async () => {
@@ -98,15 +78,6 @@ describe('prepare_send_document → approve → confirm', () => {
     expect(
       (await s.call(f.demo.tokens.all, 'prepare_send_document', { documentId: sent.id })).error?.code,
     ).toBe('conflict');
-    expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
-  });
-
-  it("gives another tenant's document the same not_found", async () => {
-    const f = await fixture(s);
-    const inv = await doc(f, 'INV-2026-014');
-    const r = await s.call(f.demo.tokens.other, 'prepare_send_document', { documentId: inv.id });
-    expect(r.error?.code).toBe('not_found');
-    expect(await plansOf(f.demo.websites.otherTenant)).toHaveLength(0);
     expect(await plansOf(f.demo.websites.main)).toHaveLength(0);
   });
 
