@@ -35,7 +35,7 @@ const TOKEN_PREFIX = 'sitegate-verify=';
 export const PENDING_CLAIM_DAYS = 7;
 
 /** The verification token of this website's claim on a hostname (stable, so it can be named early). */
-function claimToken(websiteId: string, hostname: string): string {
+export function claimToken(websiteId: string, hostname: string): string {
   return createHash('sha256').update(`sitegate-claim\n${websiteId}\n${hostname}`).digest('hex').slice(0, 32);
 }
 
