@@ -47,7 +47,7 @@ const Env = z.object({
   IDP_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
   DELEGATION_SECRET: z.string().min(32).optional(),
   PAIR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
-  // Operations (issue 14): production strictness, metrics scraping, graceful shutdown.
+  // Operations (R-OPS-4): production strictness, metrics scraping, graceful shutdown.
   NODE_ENV: z.string().optional(),
   METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),

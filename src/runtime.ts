@@ -105,7 +105,7 @@ export const JOBS: Job[] = [
   { name: 'credits', everyMs: 60_000, run: (d) => settleReservations(d.services.db, d.services.clock()) },
   // Queued mail is retried.
   { name: 'mail', everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
-  // Visitor salts of days that are over are deleted (issue 15: unique visitors, daily rotating salt).
+  // Visitor salts of days that are over are deleted (R-VIS-3: unique visitors, daily rotating salt).
   {
     name: 'visitor-salts',
     everyMs: 3_600_000,
@@ -122,7 +122,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
         redact: ['req.headers.authorization', '*.token', '*.password'],
         // Errors are logged without the values they carry (SQL parameters, database details).
         serializers: { err: safeError },
-        // Every line logged while a request is handled carries its id (issue 14 item 3).
+        // Every line logged while a request is handled carries its id (R-OPS-4).
         mixin: requestLogMixin,
       },
       opts.logDestination,
@@ -184,7 +184,7 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
     },
   };
   if (config.oauthIssuer) {
-    // SPEC §5 rule 1: access tokens verified at the edge, then a signed delegation per request.
+    // R-AUTH-3: access tokens verified at the edge, then a signed delegation per request.
     deps.oauth = jwtOAuthEdge({
       db: database.db,
       clock: services.clock,

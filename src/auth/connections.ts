@@ -1,4 +1,4 @@
-// Connections (SPEC §1, §5): created by a site owner only, reaching one website (default) or the
+// Connections (R-SURF-2): created by a site owner only, reaching one website (default) or the
 // whole workspace, with scopes ticked from the scope table. Lookup is by token hash only.
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';

@@ -1,4 +1,4 @@
-// Delivery tokens (SPEC §5 rule 2): a separate read-only pairing for published content. `sg_dlv_` +
+// Delivery tokens (R-AUTH-6): a separate read-only pairing for published content. `sg_dlv_` +
 // 32 base62, stored as SHA-256 with a display prefix, created by the website owner; accepted only by
 // the content API under /v1/content, never by /api/mcp.
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';

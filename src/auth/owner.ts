@@ -1,5 +1,5 @@
 // Which websites a signed-in user owns: the scope of every owner page (Developers settings, connect,
-// delivery tokens). Connections and pairings are owner-only (SPEC §5), so pages list only these.
+// delivery tokens). Connections and pairings are owner-only (R-SURF-2), so pages list only these.
 import { and, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { websites } from '../db/schema.js';

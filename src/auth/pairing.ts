@@ -1,4 +1,4 @@
-// Device-code pairing (SPEC §4.2, DESIGN §5.4, after RFC 8628): the CLI asks for scopes, the owner
+// Device-code pairing (R-PAIR-1, R-PAIR-2, after RFC 8628): the CLI asks for scopes, the owner
 // approves at /dashboard/connect (may untick any scope, picks the reach), and the first poll after
 // approval mints an ordinary connection whose token is returned exactly once. Device codes are
 // stored only as SHA-256; user codes are short and unambiguous (no 0/O/1/I).
@@ -141,7 +141,7 @@ export async function declinePairing(
     .where(and(eq(pairings.id, row.id), eq(pairings.status, 'pending')));
 }
 
-/** Approval is owner-only (SPEC §4.2): the same rule createConnection applies, checked up front. */
+/** Approval is owner-only (R-PAIR-1): the same rule createConnection applies, checked up front. */
 async function assertOwner(db: Db, userId: string, websiteId: string) {
   const sites = await ownedWebsites(db, userId);
   if (!sites.some((s) => s.id === websiteId)) {

@@ -1,4 +1,4 @@
-// `sitegate admin`: the operator's commands (issue 14 item 1, DESIGN §7). Passwords are asked on the
+// `sitegate admin`: the operator's commands (R-OPS-1). Passwords are asked on the
 // terminal (hidden) or read from standard input with --password-stdin, never taken from argv, where
 // `ps` and shell history would show them.
 import type { Command } from 'commander';

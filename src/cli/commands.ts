@@ -7,7 +7,7 @@ import { addMaintenance } from './maintenance.js';
 export type AddCommand = (program: Command) => void;
 
 // The client commands' libraries (the MCP client, terminal prompts) load when one of them runs, so
-// `sitegate serve` does not hold them (issue 17: ≈ 15 MB).
+// `sitegate serve` does not hold them (docs/performance.md).
 const pair = () => import('./pair.js');
 const remote = () => import('./remote.js');
 

@@ -1,4 +1,4 @@
-// What `sitegate migrate`, `backup` and `restore` do (issue 14 items 2 and 5); loaded when one runs.
+// What `sitegate migrate`, `backup` and `restore` do (R-OPS-2, R-OPS-3); loaded when one runs.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';

@@ -1,4 +1,4 @@
-// `sitegate migrate`, `sitegate backup`, `sitegate restore` (issue 14 items 2 and 5): the commands;
+// `sitegate migrate`, `sitegate backup`, `sitegate restore` (R-OPS-2, R-OPS-3): the commands;
 // their work (src/cli/maintenance-run.ts) loads only when one runs.
 import type { Command } from 'commander';
 import { action } from './output.js';

@@ -1,4 +1,4 @@
-// `sitegate pair --url BASE [--scopes …]`: device-code pairing (SPEC §4.2). Shows the code and the
+// `sitegate pair --url BASE [--scopes …]`: device-code pairing (R-PAIR-1). Shows the code and the
 // page to open, waits with a spinner while polling at the server's interval (slow_down respected),
 // and stores the token once in the user's config dir (0600).
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,5 +1,5 @@
 // `sitegate tools | call | whoami | logout [--revoke]`: the paired CLI speaks MCP with the SDK's Client over
-// Streamable HTTP (SPEC §5: no second API), negotiating the newest revision the server speaks.
+// Streamable HTTP (R-SURF-1: no second API), negotiating the newest revision the server speaks.
 // `call` prints the envelope and exits 1 on ok:false.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Credential, forgetCredential, readCredential } from './credentials.js';

@@ -58,7 +58,7 @@ export async function serveCommand(opts: {
     migrate: false,
     bounds: config.dbBounds,
   });
-  // Issue 14 item 2: never start on a schema newer than this code; in production, never migrate
+  // R-OPS-2: never start on a schema newer than this code; in production, never migrate
   // unless told to (`--migrate`, or `sitegate migrate` beforehand).
   try {
     // A PostgreSQL that is not up yet (started beside this process, restarting) is waited for.
@@ -118,7 +118,7 @@ export async function serveCommand(opts: {
     process.stdout.write(demoBanner(demo));
   }
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
-  // Mail that cannot leave must not go unnoticed (issue 10 item 6): say it on every start.
+  // Mail that cannot leave must not go unnoticed (R-REL-2): say it on every start.
   if (!config.smtpUrl) process.stderr.write(NO_SMTP_WARNING);
   if (config.trustProxyLegacy) process.stderr.write(TRUST_PROXY_LEGACY_WARNING);
   const fault = faultArmed();

@@ -21,7 +21,7 @@ import { versionReader } from './versions.js';
 export { migrationsFolder };
 
 // No schema is given to Drizzle: its relational query API (`db.query.*`) is not used, and with a schema
-// every transaction object builds a query builder for each table (≈ 6 KB and 1–2 % of a write's CPU).
+// every transaction object builds a query builder for each table (memory and CPU on every write).
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type PoolUse = { total: number; idle: number; waiting: number; max: number };
 export type Database = {
@@ -48,7 +48,7 @@ export type OpenOptions = {
   poolSize?: number;
   /** PostgreSQL: bounds on statements, connection attempts and idle transactions (DB_BOUNDS). */
   bounds?: DbBounds;
-  /** Apply pending migrations while opening (default true); `serve` decides itself (issue 14 item 2). */
+  /** Apply pending migrations while opening (default true); `serve` decides itself (R-OPS-2). */
   migrate?: boolean;
   /**
    * With `memory`: start from this dump of an already-initialised database (PGlite's dumpDataDir)
@@ -85,7 +85,7 @@ async function openPostgres(url: string, max: number, bounds: DbBounds): Promise
     db: db as unknown as Db,
     kind: 'postgres',
     // The change feed stays off on PostgreSQL: another process's commit would reach us a few
-    // milliseconds late, and a refusal must hold at the very next call (SPEC §1). Caches are keyed
+    // milliseconds late, and a refusal must hold at the very next call (R-SURF-3). Caches are keyed
     // by the workspace version read on every request instead (versions.ts), and the change triggers
     // notify nothing (migration 0008: a NOTIFY serialises every commit of the cluster).
     feed: changeFeed(),
@@ -130,11 +130,11 @@ export const PGLITE_START_PARAMS = [
 ];
 
 /**
- * Issue 17: PGlite's WebAssembly runs on V8's baseline compiler (Liftoff) only. By default V8 also
+ * PGlite's WebAssembly runs on V8's baseline compiler (Liftoff) only. By default V8 also
  * recompiles the hot PostgreSQL functions with TurboFan on background threads, and the memory those
- * compilations malloc stays in the threads' arenas for good. Baseline code only: idle after a first
- * start 348 -> 235 MB, after a restart 264 -> 186 MB, cold start faster too (bench/startup.ts), and
- * get_page's req/s unchanged within noise (bench/mcp.ts: Activity writes run in PGlite). Set before the
+ * compilations malloc stays in the threads' arenas for good. Baseline code only holds less
+ * memory idle and starts faster (bench/startup.ts), and get_page is served as fast (bench/mcp.ts);
+ * the figures are in docs/performance.md. Set before the
  * module is compiled; process-wide, and nothing else in Sitegate runs WebAssembly. On Node 24 the flag
  * no longer takes effect when set at run time: the `sitegate` command gives it to Node at start
  * (bin/sitegate.mjs), and this call still covers Node 20 and 22 started any other way.
@@ -144,10 +144,10 @@ function useBaselineWasmCompiler(): void {
 }
 
 /**
- * Issue 17: PGlite runs one transaction at a time and hands its lock to the next waiter in a microtask,
- * so under write load queued transactions ran back to back for 150–200 ms without the event loop
+ * PGlite runs one transaction at a time and hands its lock to the next waiter in a microtask,
+ * so under write load queued transactions ran back to back for long stretches without the event loop
  * getting a turn: no answer was written, no request read, and a get_page that needed the database
- * waited behind every queued write (write p99 1.3–2 s, max 3.5–4 s; reads beside writes p99 1–2 s).
+ * waited behind every queued write (tail latencies in docs/performance.md).
  * Here each top-level transaction waits for the one before it and then for one turn of the event loop
  * (setImmediate), in arrival order. Nothing else changes: they ran one at a time already; a tool may
  * not start a second top-level transaction from inside one (PGlite's own lock would deadlock too).
@@ -186,7 +186,7 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
   if (dir && !existsSync(path.join(dir, 'PG_VERSION'))) {
     mkdirSync(dir, { recursive: true });
     created = true;
-    // Issue 14 item 6: initdb peaks near 900 MB and that memory is never handed back to the OS, so
+    // R-OPS-2: initdb's memory peak is never handed back to the OS, so
     // a first start prepares the directory in a short-lived child and this process opens the result
     // (as cheap as a restart). A new, empty database is always brought to the current schema.
     await prepareInChild(dir);

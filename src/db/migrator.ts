@@ -1,4 +1,4 @@
-// Schema version (issue 14 item 2): which of the committed migrations the database has, which are
+// Schema version (R-OPS-2): which of the committed migrations the database has, which are
 // pending, and whether the database is newer than this code. Drizzle's migrator records each applied
 // migration in drizzle.__drizzle_migrations as (hash, created_at = the journal's `when`) and applies
 // every journal entry newer than the last row; we read the same table the same way.

@@ -1,10 +1,10 @@
-// Fixed statements (issue 17), for the statements every call makes. Two costs are paid once instead of on
-// every run:
-// - Drizzle builds a query's text anew each time it runs: about 0.1 ms of the service's CPU for the
-//   gate's read and 0.07 ms for a section's, on the same two cores as the database. A fixed statement is
+// Fixed statements (docs/performance.md), for the statements every call makes. Two costs are paid once
+// instead of on every run:
+// - Drizzle builds a query's text anew each time it runs: a measurable share of the service's CPU for
+//   the gate's read and a section's (docs/performance.md). A fixed statement is
 //   built once, with `sql.placeholder(key)` for each value that changes, and only filled in per run.
 // - node-postgres sends every statement unnamed, so PostgreSQL parses and plans it again on each run
-//   (about 0.15 ms of its CPU for the gate's read, pgbench). A fixed statement runs under its name,
+//   (measured with pgbench). A fixed statement runs under its name,
 //   parsed and planned once per pooled connection, in any later transaction on it (it survives
 //   rollbacks). PGlite ignores the name; src/db/pglite-statements.ts prepares every text there.
 //

@@ -1,7 +1,7 @@
 // Drizzle hands PGlite the same parsers with every query: timestamps, dates, intervals and their arrays
 // (and numeric[]) stay the text PostgreSQL sent, and Drizzle maps them itself. PGlite merges a query's
 // parsers into its table for every type it knows, hundreds of array types among them, with an object
-// spread on every query: about 110 µs a statement here, as much as running `select 1` (issue 17).
+// spread on every query, as costly as running `select 1` (docs/performance.md).
 // So the instance's own table says the same once, and a query's parsers are dropped when they change
 // nothing: each names one of those types and returns the text it is given.
 import { type PGlite, type QueryOptions, types } from '@electric-sql/pglite';

@@ -1,9 +1,9 @@
-// Prepared statements on the embedded PGlite (issue 17). PGlite's `query` parses and plans its text
-// again on every call, inside its WebAssembly, in six protocol exchanges (parse, describe, bind,
-// describe, execute, sync): the gate's read took 1.2–1.5 ms that way against 0.26–0.41 ms as a
-// prepared statement. Here a text is parsed once under a name, its parameter types kept, and every
-// later call only binds, runs and syncs, on the instance and inside its transactions, with PGlite's
-// own locks, serializers, result parser and durability step (the same as its `query` does).
+// Prepared statements on the embedded PGlite (docs/performance.md). PGlite's `query` parses and plans its
+// text again on every call, inside its WebAssembly, in six protocol exchanges (parse, describe, bind,
+// describe, execute, sync): the gate's read took several times as long that way as a
+// prepared statement (docs/performance.md). Here a text is parsed once under a name, its parameter types
+// kept, and every later call only binds, runs and syncs, on the instance and inside its transactions, with
+// PGlite's own locks, serializers, result parser and durability step (the same as its `query` does).
 // A prepared statement outlives the transaction it was made in, as on PostgreSQL. The most recently
 // used texts stay prepared; the others are closed outside any transaction.
 import {
@@ -76,7 +76,7 @@ export function usePreparedStatements(client: PGlite): { prepared: () => number 
         return serializer ? serializer(value) : String(value);
       });
       // Bind, describe, execute and sync in one buffer: one crossing into the WebAssembly instead of
-      // four (≈ 230 → 135 µs a statement). After an error the backend skips to the sync, as it would
+      // four (a large share of a statement's cost). After an error the backend skips to the sync, as it would
       // across four calls.
       synced = true;
       results = await exec(

@@ -1,5 +1,5 @@
-// Workspace cache versions (issue 17; migration 0007_cache_versions). On PostgreSQL several processes
-// share the data, and a change made through one must hold at the very next call on every other one.
+// Workspace cache versions (docs/performance.md; migration 0007_cache_versions). On PostgreSQL several
+// processes share the data, and a change made through one must hold at the very next call on every other one.
 // Triggers bump the versions of the workspace a changed row belongs to, in the changing transaction:
 // `auth` (connections, members, the workspace's grants and areas, which websites it has) and
 // `content` (what cacheable reads and the gate's website row show); row '*' is bumped by TRUNCATE

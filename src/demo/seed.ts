@@ -1,4 +1,4 @@
-// The demo workspace (DESIGN §5.6), also the test fixture factory: every call builds a fresh,
+// The demo workspace (R-DEMO-1), also the test fixture factory: every call builds a fresh,
 // isolated set of rows (unique emails by `tag`), so tests never depend on each other's leftovers.
 import { eq } from 'drizzle-orm';
 import { createConnection } from '../auth/connections.js';
@@ -114,9 +114,9 @@ export async function seedDemo(
     { id: otherCompanyId, name: 'Rival Cafe', plan: 'starter', siteLimit: 1, credits: 10, aiConsent: true },
   ]);
 
-  // The four hashes at once (issue 17): scrypt takes 16 MB per hash on a libuv thread, and glibc keeps
-  // that block in the thread's arena when hashes come one after another (≈ 50 MB held for good after a
-  // first start); allocated together, each is its own mapping and returns to the system.
+  // The four hashes at once (docs/performance.md): each scrypt hash takes a large block on a libuv thread,
+  // and glibc keeps that block in the thread's arena when hashes come one after another (held for good
+  // after a first start); allocated together, each is its own mapping and returns to the system.
   await Promise.all(['owner', 'editor', 'viewer', 'rival'].map((who) => hashOnce(`${who}-demo-pass`)));
   const mkUser = async (who: string, name: string): Promise<DemoUser> => {
     const password = `${who}-demo-pass`;

@@ -54,7 +54,7 @@ export type SiteCtx = WorkspaceCtx & { website: SiteRef; role: Role };
 /**
  * The same, for a read or for long work outside any one transaction (tools declared 'none' or 'own'):
  * `db` is the pool, where each statement stands alone or opens a short transaction of its own. There
- * is no `tx`, so nothing can mistake the pool for a transaction (issue 10 item 9).
+ * is no `tx`, so nothing can mistake the pool for a transaction (R-REL-3).
  */
 export type DirectSiteCtx = Omit<SiteCtx, 'tx'> & {
   db: Db;

@@ -1,4 +1,4 @@
-// What can be stored at all (issue 11 item 4). PostgreSQL text cannot hold U+0000, a lone UTF-16
+// What can be stored at all (R-SEC-2). PostgreSQL text cannot hold U+0000, a lone UTF-16
 // surrogate is not a character in any encoding the database or a browser round-trips, an object
 // nested thousands deep only exists to exhaust a parser, and a `__proto__` key only exists to reach
 // an object's prototype. Such input is the caller's mistake (`invalid_input`, nothing written), never

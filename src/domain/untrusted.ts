@@ -1,8 +1,8 @@
-// Visitor-written text as data, never instructions (SPEC §1 last rule, DESIGN §5.1): every field an
+// Visitor-written text as data, never instructions (R-SURF-7): every field an
 // anonymous visitor wrote (lead, booking, contact) leaves the service fenced as
 // `{ untrusted: true, text }`, with invisible and bidi control characters removed.
 //
-// What is stripped (issue 11 item 2): every code point that renders as nothing yet an agent still
+// What is stripped (R-SURF-7): every code point that renders as nothing yet an agent still
 // reads, so a hidden payload cannot ride along inside visible text:
 // - Unicode general category Cf ("format"): zero-width characters, the bidi marks, embeddings,
 //   overrides and isolates (U+200E/F, U+061C, U+202A–U+202E, U+2066–U+2069), the soft hyphen;

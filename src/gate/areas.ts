@@ -1,4 +1,4 @@
-// Agency areas inside one result (SPEC §1). The gate refuses a whole tool whose area is withheld
+// Agency areas inside one result (R-SURF-4). The gate refuses a whole tool whose area is withheld
 // (authorize.ts). A tool that shows figures from several areas at once — get_commerce_overview shows
 // invoicing next to products and bookings — asks here which of them it may show, so the withheld-area
 // decision stays in the gate.

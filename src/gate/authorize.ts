@@ -1,4 +1,4 @@
-// The one choke point (DESIGN §4, SPEC §1, §5): scope on the connection ∩ the creator's live role on
+// The one choke point (R-SURF-3, R-SURF-4, R-TOOL-1): scope on the connection ∩ the creator's live role on
 // the target website ∩ the areas the agency has not withheld ∩ the advanced-editor grant.
 // `decide` is pure (table-tested); `authorize` loads the live facts in one query and applies it.
 import { type Placeholder, type SQL, and, eq, isNull, sql } from 'drizzle-orm';
@@ -25,15 +25,15 @@ export type GateRule = {
   scope: Scope;
   area: Area;
   role: Role;
-  /** Needs the workspace's invite-only advanced-editor grant (SPEC §5 rule 6). */
+  /** Needs the workspace's invite-only advanced-editor grant (R-TOOL-4). */
   advanced?: boolean;
   /** Acts on the workspace, anchored to the connection's own website; takes no websiteId. */
   workspaceLevel?: boolean;
   /**
-   * Creates a website (SPEC §4.5 rule 5): once the call is allowed, the gate refuses it with
+   * Creates a website (R-SITE-2): once the call is allowed, the gate refuses it with
    * site_limit_reached when the plan has no room (live count, never cached), before `run` does any
    * work. `exceptWith` names an input field whose presence means no site is created (a merge). The
-   * committing transaction checks again with the company row locked (siteRoom, issue 10 item 8).
+   * committing transaction checks again with the company row locked (siteRoom, R-SITE-2).
    */
   createsSite?: true | { exceptWith: string };
 };
@@ -76,7 +76,7 @@ export type Denial = 'scope_missing' | 'area_disabled' | 'role_insufficient' | '
 
 /**
  * The gate's conditions on the live facts, in the order they are reported. `decide` turns a denial
- * into its refusal; tools/list uses the same conditions to list only what could run (DESIGN §5.1).
+ * into its refusal; tools/list uses the same conditions to list only what could run (R-TOOL-6).
  */
 export function denial(
   scopes: readonly Scope[],

@@ -1,4 +1,4 @@
-// What tools/list may show a connection (DESIGN §5.1): the gate's own live facts — the creator's
+// What tools/list may show a connection (R-TOOL-6): the gate's own live facts — the creator's
 // role, the areas the agency withheld, the advanced-editor grant — read for the connection's reach
 // in one query. Listing is advice to the client; the gate still decides every call (authorize.ts).
 import { and, eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// The plan's site limit (SPEC §4.5 rule 5, issue 10 item 8): one function, applied by the gate to
+// The plan's site limit (R-SITE-2): one function, applied by the gate to
 // every call of a tool declaring `createsSite` (without a lock, on the live count, before any work) and
 // again by the committing transaction of create_site, import_site, migrate_site_from_url and the
 // operator's site creation (company row locked, so concurrent creations serialise on it).

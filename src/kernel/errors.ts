@@ -27,7 +27,7 @@ export const ERROR_CODES = [
   'conflict',
   /** An idempotencyKey used again by the same connection with other arguments (docs/reliability.md). */
   'idempotency_conflict',
-  /** An OAuth client signed in but not yet bound to a connection by the owner (DESIGN §5.4). */
+  /** An OAuth client signed in but not yet bound to a connection by the owner (R-AUTH-5). */
   'not_connected',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -43,7 +43,7 @@ export class Refusal extends Error {
   }
 }
 
-/** The one "not found" for a missing record and for a record of another site or tenant (SPEC §4.5 rule 2). */
+/** The one "not found" for a missing record and for a record of another site or tenant (R-ISO-1). */
 export function notFound(what: string): Refusal {
   return new Refusal('not_found', `No ${what} with that id is available to this connection.`, hintFor(what));
 }

@@ -1,5 +1,5 @@
-// Test-only fault injection (issue 10): `SITEGATE_FAULT=<point>` makes the process kill itself with
-// SIGKILL the first time it reaches that named point, so the fault suite (test/reliability/) can crash
+// Test-only fault injection (docs/reliability.md): `SITEGATE_FAULT=<point>` makes the process kill itself
+// with SIGKILL the first time it reaches that named point, so the fault suite (test/reliability/) can crash
 // a real server at an exact moment and check what survives. The variable is read once, at load, and
 // only when NODE_ENV is not `production`: a production process never arms a fault, whatever its
 // environment says. Points: after-write-commit, after-own-commit, import-after-blobs,

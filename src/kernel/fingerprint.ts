@@ -1,5 +1,5 @@
 // One fingerprint: SHA-256 hex over a canonical JSON form of a value. Reviewed plans pin the revision
-// they showed with it (SPEC §3 "pins the reviewed revision"), and imported sections keep it to tell
+// they showed with it (R-DATA-3), and imported sections keep it to tell
 // later in-app edits from the imported content (portable/merge.ts). Canonical means: object keys
 // sorted, a key whose value is `undefined` left out (as JSON.stringify does, so an absent and an
 // undefined field hash alike), `undefined` in an array or at the top as null, Dates as ISO strings.

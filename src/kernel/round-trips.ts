@@ -1,4 +1,4 @@
-// Round trips to the database and to Redis, counted for the benchmark (issue 17): `npm run bench`
+// Round trips to the database and to Redis, counted for the benchmark (docs/performance.md): `npm run bench`
 // reads them from /admin/stats around a leg and divides by the calls served. Off unless
 // SITEGATE_COUNT_ROUND_TRIPS=1, so the hot path pays nothing in production.
 export const roundTrips = { enabled: process.env.SITEGATE_COUNT_ROUND_TRIPS === '1', db: 0, redis: 0 };

@@ -1,4 +1,4 @@
-// The scope table of SPEC.md §5 rule 4, the website roles of DESIGN §4 and the agency areas of SPEC §1.
+// The scope table of R-TOOL-1, the website roles of R-TOOL-2 and the agency areas of R-SURF-4.
 
 export const SCOPES = [
   'site:read',
@@ -16,7 +16,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** `site:read` is always on; `content:write` is on by default; the rest are off (SPEC §5 rule 4). */
+/** `site:read` is always on; `content:write` is on by default; the rest are off (R-TOOL-1). */
 export const DEFAULT_SCOPES: readonly Scope[] = ['site:read', 'content:write'];
 export const ALWAYS_ON: Scope = 'site:read';
 

@@ -1,4 +1,4 @@
-// API tokens (DESIGN §5.4): `sg_live_` + 32 base62 characters. Only the SHA-256 hex and a
+// API tokens (R-AUTH-2): `sg_live_` + 32 base62 characters. Only the SHA-256 hex and a
 // 12-character display prefix are stored; the plaintext is shown once and never logged.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { base62 } from './ids.js';

@@ -1,7 +1,7 @@
-// Rate limits (SPEC §8): per connection and per workspace per minute, plus per-workspace tool buckets.
-// rate-limiter-flexible: in memory by default, in Redis when REDIS_URL is set (shared by all processes).
-// Redis holds only these counters, so an outage costs the sharing, not the service: while Redis is
-// unreachable (src/limits/redis-health.ts) every limit is taken in this process's memory, at the same
+// Rate limits (R-LIM-1, R-LIM-2): per connection and per workspace per minute, plus per-workspace tool
+// buckets. rate-limiter-flexible: in memory by default, in Redis when REDIS_URL is set (shared by all
+// processes). Redis holds only these counters, so an outage costs the sharing, not the service: while Redis
+// is unreachable (src/limits/redis-health.ts) every limit is taken in this process's memory, at the same
 // configured numbers, and the shared ones resume once it answers again.
 import type { Redis } from 'ioredis';
 import {

@@ -1,6 +1,7 @@
-// The call path after authentication (DESIGN §4): rate limits -> validation -> gate -> domain function
-// in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed). A keyed call
-// of a tool declared `idempotent: 'key'` runs once per connection and key (src/domain/idempotency/).
+// The call path after authentication (R-SURF-3, docs/authorization.md): rate limits -> validation -> gate ->
+// domain function in one transaction -> envelope -> exactly one Activity line (allowed, denied or failed). A
+// keyed call of a tool declared `idempotent: 'key'` runs once per connection and key
+// (src/domain/idempotency/).
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../kernel/caller.js';
@@ -32,7 +33,7 @@ export type CallDeps = {
    * at the database, where each would hold a pooled connection.
    */
   writeGroups: GroupCommit<ActivityLine>;
-  /** Sees each call's tool, outcome, refusal code and duration (Prometheus /metrics, issue 14). */
+  /** Sees each call's tool, outcome, refusal code and duration (Prometheus /metrics, R-OPS-4). */
   observe?: (
     tool: string,
     outcome: 'allowed' | 'denied' | 'failed',
@@ -211,7 +212,7 @@ export async function callTool(
 
 function parseInput(tool: CompiledTool, args: unknown): Record<string, unknown> {
   // What no schema can store (NUL, lone surrogates, absurd nesting, __proto__) is refused first, the
-  // same for every tool (issue 11 item 4).
+  // same for every tool (R-SEC-2).
   const unstorable = unstorableInput(args);
   if (unstorable) {
     throw invalidInput(

@@ -34,7 +34,7 @@ export type ToolCtx = SiteCtx & ToolExtras;
  */
 export type DirectToolCtx = DirectSiteCtx & ToolExtras;
 
-/** A per-workspace bucket of its own, on top of the connection and workspace limits (SPEC §8). */
+/** A per-workspace bucket of its own, on top of the connection and workspace limits (R-LIM-2). */
 export type ToolBucket = { key: string; perMinute: number };
 
 /** Everything a tool declares besides its transaction mode and `run`. */
@@ -69,7 +69,7 @@ type ToolBase<I extends z.ZodObject, O extends z.ZodType> = GateRule & {
 
 /**
  * A tool. How `run` meets the database is declared (never inferred from the annotations, which are
- * hints for clients; issue 10 item 9), and the context is typed by it:
+ * hints for clients; R-REL-3), and the context is typed by it:
  * - 'one' (default): the gate and `run` share one transaction, `ctx.tx`; the write's Activity line
  *   commits in it;
  * - 'none': a read; `ctx.db` is the pool, each statement stands alone;

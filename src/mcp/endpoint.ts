@@ -195,7 +195,7 @@ export function protocolEndpoint(
     });
     await build(authInfo).connect(transport);
     // No close() afterwards: with a JSON answer nothing is left open, and closing aborts signals
-    // for every request (measured: ~5% of CPU under load). An SSE stream ends by itself.
+    // for every request (a measurable share of CPU under load). An SSE stream ends by itself.
     return transport.handleRequest(request, { parsedBody: body, authInfo });
   };
 

@@ -1,5 +1,6 @@
-// The result envelope of DESIGN §5.1: `{ ok: true, data }` or `{ ok: false, error: { code, message, hint? } }`
-// as structuredContent and as one text item. Business failures carry only a generic message and a request id.
+// The result envelope (R-RESULT-1, R-RESULT-2): `{ ok: true, data }` or `{ ok: false, error: { code, message,
+// hint? } }` as structuredContent and as one text item. Business failures carry only a generic message and a
+// request id.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Refusal } from '../kernel/errors.js';
 

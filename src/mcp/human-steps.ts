@@ -1,4 +1,4 @@
-// The two steps only a person can take, sent to the person rather than the model (DESIGN §5.3, §5.4):
+// The two steps only a person can take, sent to the person rather than the model (R-PLAN-5, R-AUTH-5):
 // binding a signed-in OAuth client on /dashboard/connect, and approving a reviewed plan at its
 // approveUrl. Clients that declare URL-mode elicitation on the 2026-07-28 wire get an input-required
 // result (MCP 2026-07-28, basic/patterns/mrtr) and retry the same call; everyone else gets an ordinary
@@ -100,7 +100,7 @@ export async function unboundAnswer(
 /**
  * confirm_pending_action on a plan the owner has not approved yet: for a client with URL elicitation,
  * send the person to approveUrl and retry; the retry runs the whole call path again, so every rule of
- * SPEC §3 (caller, 5 minutes, single use, pinned revision) still decides.
+ * R-PLAN-4 (caller, five minutes, single use, pinned revision) still decides.
  */
 export async function approvalAnswer(
   result: CallToolResult,

@@ -1,6 +1,6 @@
 // Who is calling /api/mcp, as the HTTP edge established it and the MCP layer receives it (through
 // the SDK's pass-through `authInfo`): a connection's caller, or an OAuth client that signed in but
-// is not yet bound to a connection (SPEC §5 rule 1, DESIGN §5.4: never dead-ended).
+// is not yet bound to a connection (R-AUTH-5: never dead-ended).
 import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Caller } from '../kernel/caller.js';

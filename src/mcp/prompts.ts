@@ -1,4 +1,4 @@
-// Guided workflows (SPEC §2 "MCP prompts"): write_news_post, prep_for_launch, seasonal_update. Each
+// Guided workflows (R-DATA-1): write_news_post, prep_for_launch, seasonal_update. Each
 // prompt walks an agent through the real tools — read the brand and pages, draft, check
 // list_draft_changes, prepare the publish — and says plainly that going live needs the owner's approval.
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';

@@ -1,8 +1,8 @@
 // Compiles the tool declarations once at load: the input schema with websiteId, the JSON Schemas
 // clients see (zod 4 -> JSON Schema 2020-12) and the tools/list answer per filter (cached).
 // tools/list carries complete input schemas but no output schemas: every result is the envelope of
-// DESIGN §5.1, which the server instructions describe once, and output schemas were half of a
-// 73 KB list (an agent's context pays for every byte). The output schemas stay in the contract.
+// R-RESULT-1 and R-RESULT-2, which the server instructions describe once, and output schemas were half of the
+// list (an agent's context pays for every byte). The output schemas stay in the contract.
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Caller } from '../kernel/caller.js';

@@ -1,4 +1,4 @@
-// The four read-only resources of SPEC §2, for the connection's default site, and one template for a
+// The four read-only resources (R-DATA-1), for the connection's default site, and one template for a
 // single page. Each is the data of the matching site:read tool, read through the same call path
 // (gate, limits, Activity). A URI that names none of them is the protocol's resource-not-found
 // (-32602 with data.uri, MCP 2026-07-28); a refusal of the call path is an invalid request.

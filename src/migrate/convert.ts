@@ -1,4 +1,4 @@
-// HTML -> sections (SPEC §4.5 migrate_site_from_url; issue 16): a crawled page is rebuilt, as a visitor
+// HTML -> sections (R-MIG-1, R-MIG-3): a crawled page is rebuilt, as a visitor
 // sees it, from the service's own section types — a masthead becomes a hero (heading, subheading,
 // button, background image from inline style or stylesheet), headings start text sections, repeated
 // items become features / testimonials / pricing / FAQ (groups.ts), figures keep their captions in

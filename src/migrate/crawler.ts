@@ -1,4 +1,4 @@
-// The bounded crawler of migrate_site_from_url (SPEC §4.5, §8 "the crawl is bounded"): same-site
+// The bounded crawler of migrate_site_from_url (R-MIG-1): same-site
 // links only, robots.txt respected (robots-parser), bounded in pages, depth, bytes, time and
 // concurrency; every request goes through the SSRF guard (guardedFetch). Reports what it could not do.
 import { createHash } from 'node:crypto';
@@ -69,7 +69,7 @@ async function loadRobots(guard: Guard, origin: string): Promise<Robots> {
 }
 
 /**
- * One key per document (issue 16: "one page per distinct document"): `/`, `/index.html` and
+ * One key per document (R-MIG-3: "one page per distinct document"): `/`, `/index.html` and
  * `/about/` vs `/about` name the same page. The query string is kept (it may select content).
  */
 export function pageKey(u: URL): string {

@@ -1,4 +1,4 @@
-// Reading a crawled document as a visitor sees it (issue 16): what is hidden is left out (modals,
+// Reading a crawled document as a visitor sees it (R-MIG-3): what is hidden is left out (modals,
 // [hidden], aria-hidden, display:none, Bootstrap's d-none), and text becomes the small Markdown subset
 // sections hold, with links kept as Markdown links (rewritten by the caller to the new site's paths).
 // Every line is made safe for SafeText (no tag-like text, no script-capable schemes, no controls).

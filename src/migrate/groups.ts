@@ -1,4 +1,4 @@
-// Repeated items -> the service's typed sections (issue 16: "feature grids, team sections,
+// Repeated items -> the service's typed sections (R-MIG-3: "feature grids, team sections,
 // testimonials, pricing, FAQs … map to those section types with their titles and items"). A group is
 // two or more sibling elements of the same shape, each with a title (or each just an image); its kind
 // is read from what the items hold: a quote, a price, a question that toggles an answer, a link to a

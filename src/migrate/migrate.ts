@@ -1,4 +1,4 @@
-// migrate_site_from_url (SPEC §4.5; issue 16): crawl (bounded, robots-respecting, SSRF-guarded) -> read
+// migrate_site_from_url (R-MIG-1): crawl (bounded, robots-respecting, SSRF-guarded) -> read
 // the site's stylesheets -> plan the site (pages, posts, titles, paths) -> convert each page to sections
 // -> a PortableSiteV1 payload -> the import pipeline (lenient about images: those that cannot be fetched
 // or are not real images are skipped and listed) -> one committing transaction. The report is exact:

@@ -1,6 +1,5 @@
-// What the owner must redo after a migration (SPEC §4.5 "actionsRequired"; issue 16: "the report is
-// exact"), and how the calling connection can reach the site it just made (issue 16: a single-site
-// connection cannot; say so and point to the Developers page).
+// What the owner must redo after a migration (R-MIG-4), and how the calling connection can reach the site it
+// just made (R-MIG-4: a single-site connection cannot; say so and point to the Developers page).
 import type { ConvertedPage } from './convert.js';
 import type { CrawledPage } from './crawler.js';
 

@@ -1,4 +1,4 @@
-// What site planning needs from each page (issue 16), read once while the crawler has the page parsed,
+// What site planning needs from each page (R-MIG-3), read once while the crawler has the page parsed,
 // so no two documents are held as DOM trees at the same time: the navigation's labels, links that
 // preview blog posts, whether the page reads as a post, the brand in its header, its stylesheets.
 import type { CheerioAPI } from 'cheerio';

@@ -1,4 +1,4 @@
-// The site's own stylesheets, read so background images set in CSS come along (issue 16). Only
+// The site's own stylesheets, read so background images set in CSS come along (R-MIG-3). Only
 // same-origin `<link rel=stylesheet>` files are fetched (a framework on a CDN styles no image of the
 // site's own), through the same SSRF guard as every page, bounded in count, bytes and time.
 import type { CrawledPage } from './crawler.js';

@@ -1,4 +1,4 @@
-// One guarded HTTP GET (SPEC §4.5 migrate_site_from_url, import_site assets): every hop goes through
+// One guarded HTTP GET (R-MIG-2, R-IMP-3): every hop goes through
 // the SSRF guard (ssrf.ts); redirects are followed by hand so each Location is re-checked; the body is
 // read up to a byte cap and the whole request is bounded in time. Failures are typed (FetchFailure),
 // except an unsafe address, which is the unsafe_url refusal.

@@ -1,4 +1,4 @@
-// Server-side request forgery guard (SPEC §4.5 migrate_site_from_url, §5 security; DESIGN §2 "crawling"):
+// Server-side request forgery guard (R-MIG-2):
 // only http(s); the host name is resolved once per host and pinned; every resolved address and the
 // connected socket's remote address must be public unicast (ipaddr.js range() === 'unicast'), which
 // refuses private, loopback, link-local (metadata 169.254.169.254), CGNAT, multicast, unspecified,

@@ -1,4 +1,4 @@
-// The operator commands as data (issue 14 items 1 and 5): each has a zod schema for its options and
+// The operator commands as data (R-OPS-1, R-OPS-3): each has a zod schema for its options and
 // a function over the database. `sitegate admin …` runs them against the database directly, or — when
 // an embedded instance is serving DATA_DIR — inside that process through its control socket.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Backups of the embedded database and its folder (issue 14 item 5). A backup is a directory:
+// Backups of the embedded database and its folder (R-OPS-3). A backup is a directory:
 //   pgdata.tgz     PGlite's data directory, dumped at a transaction boundary (see below)
 //   blobs/         the content-addressed blob files (immutable, named by their SHA-256)
 //   delegation.key the OAuth delegation key, when DATA_DIR holds it (a secret: the folder is 0700)

@@ -1,4 +1,4 @@
-// The control socket of an embedded instance (issue 14 items 1 and 5). PGlite lets one process open
+// The control socket of an embedded instance (R-OPS-1, R-OPS-3). PGlite lets one process open
 // DATA_DIR, so while `sitegate serve` runs, `sitegate admin` and `sitegate backup` reach its database
 // through DATA_DIR/control.sock: a Unix socket with mode 0600, so only the user that runs the service
 // (the same who could read DATA_DIR) can use it. One JSON line in, one JSON line out.

@@ -1,4 +1,4 @@
-// What an error may say in a log line (issue 11 item 4: "no log line may carry request values that
+// What an error may say in a log line (R-SEC-3: "no log line may carry request values that
 // can hold personal data"). A failed query's error carries its SQL parameters (a customer's note, an
 // email) in its message, its stack's first line and its `params`; the database's own error carries
 // values in `detail` and often in its message. A logged error keeps its type, the SQL text (values

@@ -1,4 +1,4 @@
-// Prometheus metrics (issue 14 item 3) with prom-client, one registry per process (tests run several
+// Prometheus metrics (R-OPS-4) with prom-client, one registry per process (tests run several
 // instances in one process). Labels carry tool names, outcomes, refusal codes, limit names, plan
 // states and HTTP status classes only: never an id, a token, an address or anything a person wrote.
 import { sql } from 'drizzle-orm';
@@ -47,7 +47,7 @@ export function createMetrics(database: Database, opts: { redisUp?: () => boolea
   });
   const refusals = new Counter({
     name: 'sitegate_tool_refusals_total',
-    help: 'Refused tool calls by tool and refusal code (DESIGN §5.1).',
+    help: 'Refused tool calls by tool and refusal code.',
     labelNames: ['tool', 'code'],
     registers: [registry],
   });

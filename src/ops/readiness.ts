@@ -1,4 +1,4 @@
-// Readiness (issue 14 item 3): `/readyz` answers 200 only while this process should get traffic —
+// Readiness (R-OPS-4): `/readyz` answers 200 only while this process should get traffic —
 // the database answers, the schema has no pending migration, and the process is not shutting down.
 // `/healthz` only says the process is alive. Redis (when configured) holds only rate-limit counters:
 // without it the process still serves, on per-process limits, so it stays ready and says

@@ -1,4 +1,4 @@
-// Request ids (issue 14 item 3): every HTTP request gets an id, answered in `X-Request-Id`, carried
+// Request ids (R-OPS-4): every HTTP request gets an id, answered in `X-Request-Id`, carried
 // by every log line written while the request is handled (pino `mixin` reads it from
 // AsyncLocalStorage, so domain code needs no logger of its own) and by failed tool results.
 import { AsyncLocalStorage } from 'node:async_hooks';

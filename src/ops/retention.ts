@@ -24,7 +24,7 @@ export type Retention = {
 export const RETENTION: Retention[] = [
   { name: 'activity', everyMs: 3_600_000, run: purgeActivity },
   { name: 'sessions', everyMs: 3_600_000, run: purgeSessions },
-  // Reviewed plans: expired ones are garbage-collected (SPEC §3).
+  // Reviewed plans: expired ones are garbage-collected (R-PLAN-6).
   { name: 'plans', everyMs: 60_000, run: purgeExpiredPlans },
   { name: 'pairings', everyMs: 3_600_000, run: purgePairings },
   // The development identity provider's expired grants, sessions and codes.

@@ -1,4 +1,4 @@
-// Owner approval in the signed-in web app (SPEC §3 row "pending → approved"): only the anchor site's
+// Owner approval in the signed-in web app (R-PLAN-2): only the anchor site's
 // owner who is also the connection's creator may approve; any owner of the site may decline. Pending
 // plans are listed for the sites the user owns; expired ones are never shown or approvable.
 import { type SQL, and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';

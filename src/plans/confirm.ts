@@ -1,4 +1,4 @@
-// Redeeming an approved plan (SPEC §3, DESIGN §5.3): confirm_pending_action performs the action once,
+// Redeeming an approved plan (R-PLAN-4): confirm_pending_action performs the action once,
 // within the 5 minutes, for the plan's own caller, if the reviewed revision is unchanged. It
 // re-authorizes through the gate against the plan's own website under the rule of the plan's kind
 // (the scope, area and role of that kind — this is the scope confirm requires), never a website named
@@ -77,7 +77,7 @@ export async function confirmPlan(ctx: WorkspaceCtx, caller: Caller, planId: str
   const kind = kindOf(plan.kind);
   if (!kind) throw new Refusal('invalid_input', `There is no reviewed action of kind "${plan.kind}".`);
 
-  // Re-authorize against the plan's own website with the rule of its kind (SPEC §3 additional rules).
+  // Re-authorize against the plan's own website with the rule of its kind (R-PLAN-4).
   const { website, role } = await authorize(ctx.tx, caller, kind.rule, plan.websiteId);
   const site: SiteCtx = { ...ctx, website, role };
   const subject = kind.subject.parse(plan.subject);

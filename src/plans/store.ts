@@ -1,4 +1,4 @@
-// Storage of reviewed plans (SPEC §3, §8): created for the caller (connection + creator), anchored to
+// Storage of reviewed plans (R-PLAN-1, R-LIM-3): created for the caller (connection + creator), anchored to
 // a website, pinning the reviewed revision, living 5 minutes on the server's clock, single use.
 // Expired plans are refused from the moment they expire and deleted by a background job later.
 import { lt } from 'drizzle-orm';
@@ -20,7 +20,7 @@ export const PLAN_GC_GRACE_MS = 7 * 86_400_000;
 
 export type PlanRow = typeof pendingActions.$inferSelect;
 
-/** What every prepare_* tool returns (DESIGN §5.3). */
+/** What every prepare_* tool returns (R-PLAN-1). */
 export type PlanTicket = {
   planId: string;
   kind: PlanKind;
@@ -38,7 +38,7 @@ export function approveUrl(baseUrl: string, planId: string): string {
 
 /** Creates a pending plan for the acting connection on the context's website. */
 export async function createPlan(ctx: SiteCtx, kind: string, draft: PlanDraft): Promise<PlanTicket> {
-  // Only the kinds of SPEC §3 exist; anything else (e.g. booking cancellation) has no way onto the rail.
+  // Only the kinds of R-PLAN-7 exist; anything else (e.g. booking cancellation) has no way onto the rail.
   if (!isPlanKind(kind)) throw new Refusal('invalid_input', `There is no reviewed action of kind "${kind}".`);
   if (!ctx.actor.connectionId) throw new Error('a plan needs a connection as its caller');
   const id = newId('plan');

@@ -1,5 +1,4 @@
-// The import asset pipeline (SPEC §4.5 import_site: "assets referenced by URL, fetched and
-// re-validated server-side through a capped, rollback-safe pipeline"). Each asset is fetched through
+// The import asset pipeline (R-IMP-3). Each asset is fetched through
 // the SSRF guard with caps on count, bytes and time, then decoded and re-encoded with sharp: only real
 // raster images survive, and nothing of the original file (metadata, trailing bytes) is kept.
 // Blobs are written before the committing transaction and never removed when it fails: identical bytes
@@ -28,7 +27,7 @@ const OUTPUT: Record<string, { mime: string; to: 'jpeg' | 'png' | 'webp' }> = {
 
 /** Decodes and re-encodes; throws for anything that is not a JPEG, PNG, WebP or GIF image. */
 export async function reencodeImage(input: Buffer): Promise<ImageBytes> {
-  // sharp (libvips) loads on the first image, not in every serving process (issue 17).
+  // sharp (libvips) loads on the first image, not in every serving process (docs/performance.md).
   const { default: sharp } = await import('sharp');
   const img = sharp(input, { limitInputPixels: ASSET_CAPS.pixels, failOn: 'error' });
   const meta = await img.metadata();

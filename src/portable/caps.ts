@@ -1,4 +1,4 @@
-// Payload caps of PortableSiteV1 (SPEC §8 "imports have size caps"), checked on the raw JSON before
+// Payload caps of PortableSiteV1 (R-IMP-2), checked on the raw JSON before
 // the shape is parsed, so an oversized payload is refused with payload_too_large, naming the cap.
 import { Refusal } from '../kernel/errors.js';
 import { PORTABLE_CAPS } from './schema.js';

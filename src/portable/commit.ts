@@ -1,4 +1,4 @@
-// The committing half of an import (SPEC §4.5 import_site): blobs first, then every row in ONE
+// The committing half of an import (R-IMP-3): blobs first, then every row in ONE
 // transaction — the company row locked and the plan's site limit checked again inside it. A failure
 // leaves the bytes to the blob sweep and never deletes them: another import may already reference them.
 import type { Db } from '../db/client.js';
@@ -45,7 +45,7 @@ export async function commitImport(
   // Raw library asset ids in the payload must be the merge target's own; a new site has none.
   const contents = site.pages.flatMap((p) => p.sections.map((s) => s.content));
   await assertAssetsOf(ctx.db, opts.mergeIntoWebsiteId ?? null, contents);
-  // Bytes first; a failure below leaves them to the sweep, never deletes them (issue 10 item 1).
+  // Bytes first; a failure below leaves them to the sweep, never deletes them (R-REL-1).
   const shaByKey = await writeBlobs(blobs, fetched.images);
   faultPoint('import-after-blobs');
   const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));

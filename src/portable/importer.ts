@@ -1,4 +1,4 @@
-// import_site (SPEC §4.5): the gate has refused a full plan already (createsSite); validate the
+// import_site (R-IMP-1): the gate has refused a full plan already (createsSite); validate the
 // PortableSiteV1 payload (caps, shape, every section), refuse early a merge target the connection
 // cannot edit, fetch and re-validate the assets outside any transaction, then commit everything in one
 // transaction (commit.ts), which checks the site limit again.

@@ -1,4 +1,4 @@
-// Merging an import into an existing site (SPEC §4.5 import_site mergeIntoWebsiteId): a restore point
+// Merging an import into an existing site (R-IMP-4): a restore point
 // first; sections match by externalKey; new ones are inserted (on the page with the same slug, or a new
 // page); a match whose type, content, layout and hidden flag still hash to its importFingerprint (not
 // edited in the app since the last import) is updated; an app-edited match is kept and reported as a conflict unless its key is

@@ -1,4 +1,4 @@
-// Validation of a PortableSiteV1 payload before anything is fetched or written (SPEC §4.5 import_site):
+// Validation of a PortableSiteV1 payload before anything is fetched or written (R-IMP-1, R-IMP-2):
 // caps first (payload_too_large), then the shape, then every section exactly like an edit
 // (parseSectionContent: no HTML, no CSS, no unsafe URLs), with the refusal naming the section.
 import { invalidInput } from '../kernel/errors.js';

@@ -57,8 +57,8 @@ export function referencedKeys(content: unknown, keyByUrl: ReadonlyMap<string, s
 }
 
 /**
- * What an import wrote into a section, for telling later app edits apart (SPEC §4.5: "edited" is any
- * change to type, content, layout or hidden since the import; issue 10 item 7). Prefixed `v2:` so rows
+ * What an import wrote into a section, for telling later app edits apart (R-IMP-4: "edited" is any
+ * change to type, content, layout or hidden since the import). Prefixed `v2:` so rows
  * imported before this rule (content-only fingerprints) are still compared the old way.
  */
 export function importFingerprint(s: {

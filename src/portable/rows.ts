@@ -1,4 +1,4 @@
-// Row building shared by a new import and a merge (SPEC §4.5 import_site): section content with asset
+// Row building shared by a new import and a merge (R-IMP-1): section content with asset
 // references resolved to library ids and re-validated, its import fingerprint, and the rows of new pages
 // and sections. The domain writes them (src/domain/pages/import.ts).
 import { newId } from '../kernel/ids.js';

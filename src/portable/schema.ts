@@ -1,11 +1,11 @@
-// PortableSiteV1 (SPEC §4.5 import_site, §9 "Import payload format name"): the versioned JSON format a
+// PortableSiteV1 (R-IMP-1): the versioned JSON format a
 // whole site travels in. Sections are the service's own section types (no HTML, no CSS); images are
 // listed once in `assets` by URL and referred to from section content as `asset:<key>` (or by that URL).
 // The caps are checked on the raw payload before the shape, so an oversized payload gets payload_too_large.
 import { z } from 'zod';
 import { ParamSectionType, SECTION_SCHEMAS, SectionLayout } from '../domain/sections/types.js';
 
-/** Size caps of one payload (SPEC §8 "imports have size caps"). */
+/** Size caps of one payload (R-IMP-2). */
 export const PORTABLE_CAPS = {
   bytes: 5 * 1024 * 1024,
   pages: 250,

@@ -1,7 +1,7 @@
 // Headers added to an answer after the handler made it (request id, framing and caching policy).
 // Hono's `c.header()` after `next()` rebuilds the Response around its body stream; on
 // @hono/node-server that turns a string answer into a web stream and costs more than the handler
-// (PERF-NOTES, issue 17). Setting the header in place keeps the answer as it is.
+// (docs/performance.md). Setting the header in place keeps the answer as it is.
 import type { Context } from 'hono';
 
 export function setAnswerHeader(c: Context, name: string, value: string): void {

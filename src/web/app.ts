@@ -19,7 +19,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requestContext(deps));
   app.use('*', resolveClientAddress(deps.services.config.trustProxy));
-  // Every body is capped before anything reads it (issue 11 item 1).
+  // Every body is capped before anything reads it (R-SEC-1).
   app.use('*', capBodies());
   app.get('/healthz', (c) => c.json({ ok: true }));
   mountOps(app, deps);

@@ -1,4 +1,4 @@
-// Request-body caps (issue 11 item 1): the one module that decides how many bytes any route may be
+// Request-body caps (R-SEC-1): the one module that decides how many bytes any route may be
 // sent, checked before the body is read. A declared Content-Length over the cap is refused at once; a
 // streamed body (no length) is counted as it arrives and refused the moment it passes the cap, so an
 // anonymous 200 MB POST costs at most the cap in memory. The answer is 413 and the connection is
@@ -55,7 +55,7 @@ function defaultReply(kind: CapKind): (c: Context) => Response {
  * published site's forms show their own page); the connection is closed either way. A declared
  * Content-Length is decided from the header alone and a request with neither length nor chunked
  * encoding has no body (RFC 9112 §6.3); only a streamed body goes through Hono's counting reader.
- * Asking Hono about the body of every request built a web stream per request (issue 17).
+ * Asking Hono about the body of every request built a web stream per request (docs/performance.md).
  */
 export function bodyCap(
   kind: CapKind,

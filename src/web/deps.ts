@@ -5,7 +5,7 @@ import type { McpEndpoint } from '../mcp/endpoint.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Readiness } from '../ops/readiness.js';
 
-/** Operations (issue 14): metrics, readiness, and whether the process is shutting down. */
+/** Operations (R-OPS-4): metrics, readiness, and whether the process is shutting down. */
 export type OpsDeps = { metrics: Metrics; readiness: () => Promise<Readiness>; draining: () => boolean };
 
 export type AppDeps = CallDeps & {

@@ -1,4 +1,4 @@
-// HTTP side of canonical addresses (SPEC §4.5 set_primary_domain): GET/HEAD on a connected,
+// HTTP side of canonical addresses (R-DOM-4): GET/HEAD on a connected,
 // non-primary hostname of a published site answers 301 to the same path on the primary hostname.
 // Requests for the service's own host (BASE_URL, loopback) skip the look-up entirely.
 import type { MiddlewareHandler } from 'hono';

@@ -2,7 +2,7 @@
 // both protocol eras). RFC 9728 protected-resource metadata is served beside it; a missing or bad
 // token gets 401 with `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` (RFC 9728 §5.1,
 // RFC 6750 §3, MCP authorization spec "scope selection"). A verified OAuth token whose client the
-// owner has not bound yet is let through as an `unbound` principal: never dead-ended (DESIGN §5.4).
+// owner has not bound yet is let through as an `unbound` principal: never dead-ended (R-AUTH-5).
 import { createHmac } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { Caller } from '../kernel/caller.js';
@@ -54,7 +54,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(metadata()));
 
   // The scopes a client should ask for: all of them. The owner still unticks any on the connect page,
-  // and the binding, not the token, is the ceiling of what the client may do (SPEC §5 rule 4).
+  // and the binding, not the token, is the ceiling of what the client may do (R-TOOL-1).
   const challenge = `scope="${SCOPES.join(' ')}"`;
   // A token that was sent but names no one: the caller did authenticate, so "send a token" would
   // mislead. RFC 6750 §3.1 `invalid_token` with a description, and the same words in the JSON-RPC

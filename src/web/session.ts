@@ -1,7 +1,7 @@
 // Signed-in web sessions (owner pages): an HttpOnly, SameSite=Lax cookie holding a random id whose
-// SHA-256 is stored, with a per-session CSRF token that every form posts back (DESIGN §5.5).
+// SHA-256 is stored, with a per-session CSRF token that every form posts back (R-WEB-2).
 // Before sign-in, the login form uses a double-submit CSRF cookie.
-// With an https BASE_URL (issue 11 item 9) both cookies are `Secure` and carry the `__Host-` prefix
+// With an https BASE_URL (R-WEB-2) both cookies are `Secure` and carry the `__Host-` prefix
 // (RFC 6265bis §4.1.3.2: Secure, Path=/, no Domain), so neither a plain-http response nor a sibling
 // subdomain can set or overwrite them; behind a TLS-terminating proxy the request itself looks http,
 // which is why the base URL decides, not the request.

@@ -1,4 +1,4 @@
-// Binding a verified OAuth client to exactly one connection (SPEC §5 rule 1, DESIGN §5.4). An unbound
+// Binding a verified OAuth client to exactly one connection (R-AUTH-3, R-AUTH-5). An unbound
 // (issuer, subject, client) is remembered as a pending sign-in (pairings, kind 'oauth') so the owner
 // sees it on /dashboard/connect; binding creates an ordinary connection of kind 'oauth'.
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
@@ -202,7 +202,7 @@ export async function bindOAuthClient(db: Db, input: BindInput, now: Date): Prom
     const { connection } = await createConnection(tx as unknown as Db, {
       userId: input.userId,
       websiteId: input.websiteId,
-      // Owners see a client by its registered name (DESIGN §5.4), else by its id.
+      // Owners see a client by its registered name (R-AUTH-5), else by its id.
       name: input.name?.trim() || (shownName ?? `OAuth client ${binding.clientId}`).slice(0, 80),
       reach: input.reach,
       scopes: input.scopes,

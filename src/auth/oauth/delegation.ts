@@ -1,4 +1,4 @@
-// The signed delegation (SPEC §5 rule 1, §8): after the edge verified an access token and found the
+// The signed delegation (R-AUTH-3, R-LIM-3): after the edge verified an access token and found the
 // one connection bound to its (issuer, subject, client), it signs a five-minute delegation naming
 // that connection; the tool layer's caller is re-derived from the verified delegation only.
 // HS256 with a server key: DELEGATION_SECRET, or a random key created once in DATA_DIR (0600).

@@ -1,4 +1,4 @@
-// The seam where OAuth access tokens are verified at the endpoint edge (SPEC §5 rule 1).
+// The seam where OAuth access tokens are verified at the endpoint edge (R-AUTH-3).
 // The OAuth area provides an implementation; without OAUTH_ISSUER no JWT is ever accepted.
 import type { Caller } from '../../kernel/caller.js';
 import type { OAuthBinding } from './delegation.js';

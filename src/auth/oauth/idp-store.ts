@@ -1,4 +1,4 @@
-// Storage of the development identity provider in Sitegate's own database (DESIGN §5.4): an
+// Storage of the development identity provider in Sitegate's own database (R-AUTH-4): an
 // oidc-provider adapter over `oidc_models` (registrations, grants, sessions, codes, tokens) and the
 // signing and cookie keys in `idp_keys`, created once. A restart therefore keeps every registered
 // client and its sign-in, and any process sharing DATABASE_URL can name a client by `client_name`.

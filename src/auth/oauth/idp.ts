@@ -1,4 +1,4 @@
-// `sitegate idp`: a development identity provider (DESIGN §2) built on oidc-provider, so a newcomer
+// `sitegate idp`: a development identity provider built on oidc-provider, so a newcomer
 // can try OAuth locally and tests run against a real authorization server. Dynamic client
 // registration (RFC 7591), PKCE, loopback redirect URIs on any port (RFC 8252 §7.3: clients default
 // to application_type native), sign-in with the users table, and JWT access tokens for exactly one
@@ -75,7 +75,7 @@ function configuration(
     clients: [],
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys },
-    // The owner's pages name the person by email (DESIGN §5.4): access tokens carry it.
+    // The owner's pages name the person by email (R-AUTH-5): access tokens carry it.
     async extraTokenClaims(_ctx, token) {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const email = await emailOf(db, token.accountId);
@@ -190,7 +190,7 @@ export async function startIdp(opts: IdpOptions): Promise<Idp> {
     }
     const form = await readForm(req);
     if (action === 'login') {
-      // The same sign-in as /login, with the same limits (issue 11 item 6).
+      // The same sign-in as /login, with the same limits (R-WEB-3).
       const outcome = await signIn(
         { db: opts.db, limit },
         {

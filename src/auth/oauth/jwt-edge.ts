@@ -1,4 +1,4 @@
-// The OAuth edge of /api/mcp (SPEC §5 rule 1): verify the access token (verify.ts), find the one
+// The OAuth edge of /api/mcp (R-AUTH-3): verify the access token (verify.ts), find the one
 // connection bound to its (issuer, subject, client), sign a five-minute delegation naming it, and
 // re-derive the caller from the verified delegation. Never a caller-supplied profile id, never
 // "the owner's newest connection": no binding means the `unbound` refusal naming the connect page.
@@ -46,7 +46,7 @@ export function jwtOAuthEdge(deps: {
       const binding = { issuer: access.issuer, subject: access.subject, clientId: access.clientId };
       const row = await boundConnection(deps.db, binding);
       if (!row) {
-        // The limit comes before any write (issue 11 item 10): an unbound token replayed in a loop
+        // The limit comes before any write (R-LIM-4): an unbound token replayed in a loop
         // must not turn every request into an upsert. Per person at the issuer, across their clients.
         const wait = await deps.limitPending(PENDING_SIGN_IN_LIMIT, `${binding.issuer}\n${binding.subject}`);
         if (wait > 0) return { kind: 'rate_limited', seconds: wait };

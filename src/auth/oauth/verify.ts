@@ -1,4 +1,4 @@
-// Verification of OAuth access tokens at the endpoint edge (SPEC §5 rule 1, RFC 9068, RFC 8707):
+// Verification of OAuth access tokens at the endpoint edge (R-AUTH-3, RFC 9068, RFC 8707):
 // signature against the issuer's JWKS (found through its discovery document), exact issuer, our
 // audience (a token minted for another resource is refused: no token passthrough), expiry and an
 // algorithm allow-list (never `none` or HMAC with a public key).

@@ -1,5 +1,5 @@
--- Cache versions for processes sharing one PostgreSQL (issue 17; src/db/versions.ts). Every change to
--- a row that a cache may hold bumps its workspace's versions in the same transaction, so a new
+-- Cache versions for processes sharing one PostgreSQL (docs/performance.md; src/db/versions.ts). Every change
+-- to a row that a cache may hold bumps its workspace's versions in the same transaction, so a new
 -- version is visible exactly when the change is: `auth` for who a token is and what the gate decides
 -- on (connections, members, the workspace's grants and areas, which websites it has), `content` for
 -- everything cacheable reads and the gate's website row show. A process reads the caller's versions

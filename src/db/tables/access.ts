@@ -42,7 +42,7 @@ export const connections = pgTable(
   ],
 );
 
-/** Device-code pairings (SPEC.md §4.2) and read-only delivery pairings (§5 rule 2). */
+/** Device-code pairings (R-PAIR-1) and read-only delivery pairings (R-AUTH-6). */
 export const pairings = pgTable('pairings', {
   id: text('id').primaryKey(),
   kind: text('kind').notNull().default('cli'), // cli | oauth (a verified OAuth client awaiting its binding)

@@ -107,7 +107,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
 });
 
-/** Blob bytes when running on PostgreSQL, so every process sees every blob (DESIGN §7). */
+/** Blob bytes when running on PostgreSQL, so every process sees every blob (R-SCALE-1). */
 export const blobs = pgTable('blobs', {
   sha256: text('sha256').primaryKey(),
   bytes: bytea('bytes').notNull(),

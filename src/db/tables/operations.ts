@@ -4,7 +4,7 @@ import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from 'dri
 import { createdAt, ts } from './columns.js';
 import { companies, websites } from './workspace.js';
 
-/** Reviewed plans (SPEC.md §3): caller-bound, anchored to a website, pinned revision, 5 minutes, single use. */
+/** Plans (R-PLAN-1): caller-bound, anchored to a website, pinned revision, 5 minutes, single use. */
 export const pendingActions = pgTable(
   'pending_actions',
   {
@@ -116,8 +116,8 @@ export const mailOutbox = pgTable(
 );
 
 /**
- * Credits held by one generate_image call between the check and the delivery (SPEC §4.5 rule 6,
- * issue 10 item 2): the balance is lowered and this row written in one transaction; delivery deletes
+ * Credits held by one generate_image call between the check and the delivery (R-IMG-2,
+ * R-IMG-2): the balance is lowered and this row written in one transaction; delivery deletes
  * the row (the charge stands), a failure deletes it and gives the credits back, and a reservation whose
  * call died with its process is settled (refunded) by a background job after `expiresAt`.
  */
@@ -164,7 +164,7 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * The demo marker (issue 10 item 10): one row once `sitegate serve --demo` has seeded the demo, written
+ * The demo marker (R-REL-4): one row once `sitegate serve --demo` has seeded the demo, written
  * in the same transaction as the seed, so a half-seeded demo rolls back and a second seed is impossible
  * (primary key). `output` holds the demo's sign-ins and websites, never its tokens (src/demo/demo-tokens.ts).
  */

@@ -1,4 +1,4 @@
-// Access to a website (SPEC §2 Access, §4.5 list_access / prepare_grant_access): members and pending
+// Access to a website (R-ACC-1): members and pending
 // invitations, and creating an invitation at level editor or viewer — never owner — fixed to one
 // website. The invitation link goes only to the invited address by mail; no caller ever sees it.
 import { randomBytes } from 'node:crypto';

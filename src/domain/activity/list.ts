@@ -1,6 +1,6 @@
-// Activity as an owner reads it (SPEC §8, the Developers page and any other Activity view): the last
+// Activity as an owner reads it (R-ACT-1: the Developers page and any other Activity view): the last
 // 90 days, newest first, filtered by connection and outcome, paginated by a keyset cursor.
-// Scope (issue 11 item 8): only the websites the viewer owns. A line about a website counts when
+// Scope (R-ACT-1): only the websites the viewer owns. A line about a website counts when
 // that website is the viewer's; a line with no website (refused before one was named) counts when its
 // connection belongs to one of the viewer's websites. Owning one site of a workspace shows nothing
 // about its other sites. The scope is decided here, from the viewer's id, never by the caller.

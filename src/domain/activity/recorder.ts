@@ -1,11 +1,11 @@
-// Activity (SPEC §6, §8): one line per tool call — allowed, denied or failed — without personal data.
+// Activity (R-ACT-1): one line per tool call — allowed, denied or failed — without personal data.
 // Two paths (docs/reliability.md):
 // - a write's line is inserted by `recordIn(tx, line)` inside the write's own transaction, so a committed
-//   write always has its line, whatever happens to the process afterwards (issue 10 item 3);
+//   write always has its line, whatever happens to the process afterwards (R-ACT-2);
 // - reads, refusals and failures are buffered and written in batches (one INSERT per flush) by `record`;
 //   a crash may lose the last few milliseconds of those. `flush()` is awaited on shutdown and by tests.
 // Rate-limited refusals are counted, not written one by one: one line per connection per minute window
-// carries the number refused (issue 10 item 4), so a client hammering past its limit costs no rows.
+// carries the number refused (R-ACT-3), so a client hammering past its limit costs no rows.
 import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
@@ -137,8 +137,8 @@ export function activityRecorder(
 
 /**
  * How stale "Last used" on the Developers page may be (it shows minutes). A connection's time is written
- * on its first call and then at most once a window: under load every 10 ms flush updated the rows of
- * every busy connection (0.42 statements per write in the ladder's write leg).
+ * on its first call and then at most once a window: under load every flush updated the rows of
+ * every busy connection (docs/performance.md).
  */
 export const LAST_USED_EVERY_MS = 60_000;
 

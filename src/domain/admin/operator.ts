@@ -1,4 +1,4 @@
-// What an operator may do from `sitegate admin` (issue 14 item 1, DESIGN §7): create the first owner
+// What an operator may do from `sitegate admin` (R-OPS-1): create the first owner
 // and later ones, a workspace with its plan and site limit, a website; list, revoke and rotate
 // connections; list pending plans; read Activity. Every refusal is a Refusal with a plain message;
 // listings carry ids, names and counts an operator needs, never a token or password.

@@ -1,4 +1,4 @@
-// Operator figures: counts only, never personal data (the operator API of DESIGN §5.5).
+// Operator figures: counts only, never personal data (the operator API, R-WEB-7).
 import { gte, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { activity, companies, connections, mailOutbox, pendingActions, websites } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// Privacy-first visit recording (issue 15 item 3): page views, contact-form submissions and booking
+// Privacy-first visit recording (R-VIS-3): page views, contact-form submissions and booking
 // requests of the published site, server-side, with no cookie and nothing that identifies a person.
 // A visitor is a keyed hash of (website, network address) under the salt of the event's UTC day: the
 // address, not the browser, because the user agent is the sender's to rotate, and one address posing

@@ -1,5 +1,5 @@
-// Secrets of the anonymous visitor side (issue 15 item 3), kept in the database so every process
-// behind a load balancer uses the same ones (DESIGN §8): the form key that signs the fill-time token
+// Secrets of the anonymous visitor side (R-VIS-3), kept in the database so every process
+// behind a load balancer uses the same ones (R-SCALE-1): the form key that signs the fill-time token
 // of the published site's forms, and one random salt per UTC day for visitor hashes. A day's salt is
 // deleted once the day is over, after which nobody — not even with the database — can link a stored
 // hash back to an address and browser.

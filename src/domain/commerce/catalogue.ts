@@ -1,4 +1,4 @@
-// Draft services and products (SPEC §4.5 commerce:write): listing and creating draft records, and
+// Draft services and products (R-TOOL-9): listing and creating draft records, and
 // making one reviewed product revision public. A created record is a draft: it charges no one, sends
 // nothing and is not public (a product becomes public only through prepare_publish_product and the
 // owner's approval). A new product is revision 1.

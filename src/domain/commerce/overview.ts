@@ -1,6 +1,6 @@
-// get_commerce_overview (SPEC §4.5): the operations status of one website without personal data —
+// get_commerce_overview (R-TOOL-9): the operations status of one website without personal data —
 // counts only: services and products by draft/public, open documents by status, bookings this week.
-// Agency areas (SPEC §1): invoices and quotes belong to the 'invoicing' area. When the agency has
+// Agency areas (R-SURF-4): invoices and quotes belong to the 'invoicing' area. When the agency has
 // withheld it, the overview omits every document figure (`documents: null`, `documentsWithheld: true`)
 // rather than refusing the whole overview, so the rest stays usable and nothing about documents leaks.
 import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';

@@ -1,7 +1,7 @@
-// Booking requests from the published site (issue 15 item 2): a public service with a duration offers
+// Booking requests from the published site (R-VIS-2): a public service with a duration offers
 // a form (preferred date and time, name, email, note). A request that passes the spam defences becomes
 // a booking with status `requested` — a wish, not a confirmed slot: confirming, cancelling and
-// rescheduling stay with the owner's app and the reviewed rail (SPEC §3); crm_update still only sets
+// rescheduling stay with the owner's app and the reviewed rail (R-CRM-2); crm_update still only sets
 // `no_show`. Date and time are read in the website's time zone (config.timezone, else UTC).
 import { TZDate } from '@date-fns/tz';
 import { and, asc, eq, gt, isNotNull, isNull } from 'drizzle-orm';

@@ -1,7 +1,6 @@
-// The contact form of the published site (issue 15 item 1, SPEC §2 "lead fields are free text
-// written by anonymous visitors"): a contact section with `showForm` on a published page takes
-// name, email, optional phone and message, and a submission that passes the spam defences becomes a
-// `new` lead of that website, counted as a form submission, with an email to the owners.
+// The contact form of the published site (R-VIS-1, R-SURF-7): a contact section with `showForm` on a
+// published page takes name, email, optional phone and message, and a submission that passes the spam
+// defences becomes a `new` lead of that website, counted as a form submission, with an email to the owners.
 import { z } from 'zod';
 import { newId } from '../../kernel/ids.js';
 import { leads } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// Opaque keyset cursors for the CRM lists (SPEC §4.5 list_leads/list_bookings/list_contacts):
+// Opaque keyset cursors for the CRM lists (R-CRM-4):
 // newest first by (createdAt, id); the cursor is the last row's key, base64url JSON.
 import { invalidInput } from '../../kernel/errors.js';
 

@@ -1,4 +1,4 @@
-// Spam defences of the published site's forms (issue 15 item 1), decided before anything is written:
+// Spam defences of the published site's forms (R-VIS-1), decided before anything is written:
 // - a honeypot field people never see (hidden from screen readers and the tab order); filled = a bot;
 // - a signed fill-time token: the page stamps when it rendered the form, HMAC'd with the shared form
 //   key, so a bot can neither skip the page nor claim it waited; sent sooner than MIN_FILL_MS = a bot,

@@ -1,4 +1,4 @@
-// Reading customer records (SPEC §4.5 crm:read): leads, bookings and contacts of one website, newest
+// Reading customer records (R-CRM-4): leads, bookings and contacts of one website, newest
 // first, filtered by status, paged by keyset cursor. Every field a visitor wrote is fenced and
 // stripped (src/domain/untrusted.ts); owner-written fields (status, handled, note) are plain.
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';

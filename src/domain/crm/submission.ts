@@ -1,4 +1,4 @@
-// One path for every anonymous submission of the published site (issue 15 items 1-2): the spam
+// One path for every anonymous submission of the published site (R-VIS-1): the spam
 // decision, field validation and rate limits first, then the record, its analytics event and the
 // owners' email in one transaction, and delivery after commit. Nothing is written unless all passed.
 // The outcome is a tagged value; the route only turns it into a page.

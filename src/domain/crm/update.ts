@@ -1,4 +1,4 @@
-// crm_update (SPEC §4.5 rules 1-3, §3 "Booking status via crm_update"): sets status, handled, note
+// crm_update (R-CRM-1 to R-CRM-3): sets status, handled, note
 // and followUpAt (leads only) on one record of this website. It never deletes, never touches an
 // email or any visitor-written field, and never messages anyone. A booking's status can only
 // become `no_show`: cancelling, completing, restoring and rescheduling email the customer, so they
@@ -24,7 +24,7 @@ export type CrmUpdateInput = {
 
 const TABLES = { lead: leads, booking: bookings, contact: contacts } as const;
 
-/** The changed field names, in a stable order (what Activity may name, SPEC §4.5 rule 3). */
+/** The changed field names, in a stable order (what Activity may name, R-CRM-3). */
 export function changedFields(input: CrmUpdateInput): string[] {
   return (['status', 'handled', 'note', 'followUpAt'] as const).filter((k) => input[k] !== undefined);
 }

@@ -1,4 +1,4 @@
-// What a visitor may type into the published site's forms (issue 15 items 1-2): each field trimmed,
+// What a visitor may type into the published site's forms (R-VIS-1): each field trimmed,
 // size-capped and checked, with a plain-language message per field for the form to show beside it.
 // The text stays untrusted: it is stored as written (minus surrounding blanks) and fenced on the way
 // out (src/domain/untrusted.ts); only what would break storage or the page is refused here.

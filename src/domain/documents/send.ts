@@ -1,4 +1,4 @@
-// Invoices and quotes (SPEC §2, §3, §4.5): listing never-sent drafts without customer contact details,
+// Invoices and quotes (R-DOC-1, R-PLAN-8): listing never-sent drafts without customer contact details,
 // the whole-row fingerprint the send is pinned to (documents have no updatedAt), and the send itself —
 // the document mailed to its recipient through the outbox, in the transaction that marks it sent.
 import { and, asc, eq, isNull } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Connecting domains (SPEC §4.5 domain:write, rules 7-8): list_domains, connect_domain and
+// Connecting domains (R-DOM-1, R-DOM-2): list_domains, connect_domain and
 // set_primary_domain. Owner-only is the gate's job (the tools declare role 'owner'). Domains are
 // named by hostname, never by id; a hostname of another site gets exactly the refusal a hostname
 // that exists nowhere gets. Buying, renewing, transferring and removing are absent by design.
@@ -8,7 +8,7 @@
 // It runs outside a long transaction (the tool declares transaction: 'own') so a slow DNS answer never
 // holds database locks: the look-ups first, then one short transaction for every write.
 //
-// Squatting (issue 11 item 7): anyone may claim a hostname as pending, so a pending claim is not
+// Squatting (R-DOM-3): anyone may claim a hostname as pending, so a pending claim is not
 // ownership. It lapses after PENDING_CLAIM_DAYS without verification, and a claimant who proves
 // control — the TXT record `_sitegate-verify.<host>` holding the token of *their* claim, checked with
 // the same resolver — takes the hostname from another site's unproven claim. A verified domain is
@@ -40,7 +40,7 @@ export function claimToken(websiteId: string, hostname: string): string {
 }
 
 /**
- * One refusal for "another site's" and "nowhere" (SPEC §4.5 rule 8): identical code and message, and a
+ * One refusal for "another site's" and "nowhere" (R-DOM-1): identical code and message, and a
  * hint naming the proof that wins over an unverified claim (which only the real owner can publish).
  */
 function unavailable(websiteId: string, hostname: string): Refusal {

@@ -1,4 +1,4 @@
-// DNS look-ups for domain verification (SPEC §4.5 connect_domain): a node:dns Resolver whose servers
+// DNS look-ups for domain verification (R-DOM-2): a node:dns Resolver whose servers
 // come from DNS_SERVERS (tests point it at a local dns2 server), with a bounded timeout. A failed
 // look-up of any kind counts as "record not there yet"; it never throws.
 import { Resolver } from 'node:dns/promises';

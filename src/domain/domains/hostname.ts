@@ -1,4 +1,4 @@
-// Hostname validation and normalisation for connect_domain / set_primary_domain (SPEC §4.5): a bare
+// Hostname validation and normalisation for connect_domain / set_primary_domain (R-DOM-1): a bare
 // DNS name the business owns — lower-case, IDN converted to punycode (WHATWG domainToASCII), no
 // trailing dot, no IP address, no port, no path, no credentials, at least two labels.
 import { isIP } from 'node:net';

@@ -1,4 +1,4 @@
-// Canonical-address redirects (SPEC §4.5 set_primary_domain: "all others redirect to it"): a request
+// Canonical-address redirects (R-DOM-4): a request
 // whose Host is a verified, non-primary domain of a published website goes to that website's
 // verified primary domain. Pending domains never redirect (a claim alone proves nothing).
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Which published website a connected custom domain serves (SPEC §4.5 connect_domain): a verified
+// Which published website a connected custom domain serves (R-DOM-2): a verified
 // hostname of a website that is live. Pending claims serve nothing — a claim alone proves nothing.
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

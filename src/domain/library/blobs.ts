@@ -3,7 +3,7 @@
 // table, so any process can serve any blob.
 // Writes are idempotent; the asset row names the hash.
 //
-// Lifetime (issue 10 item 1, docs/reliability.md): bytes are written before the row that names them
+// Lifetime (R-REL-1, docs/reliability.md): bytes are written before the row that names them
 // commits, and nothing ever deletes them on a rollback — another import may be about to commit a row
 // naming the same hash. A `put` of bytes that already exist renews their age. `sweepBlobs` (a background
 // job on both backends) removes blobs that no asset row references and that are older than a grace

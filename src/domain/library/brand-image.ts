@@ -1,4 +1,4 @@
-// The local image provider's composer (SPEC §4.5 generate_image): an abstract, brand-consistent
+// The local image provider's composer (R-IMG-1): an abstract, brand-consistent
 // picture built only from the brand's palette, style words and font character (serif/script means
 // organic shapes), varied by the prompt and Company Memory (as a seed), rendered from SVG to PNG
 // with @resvg/resvg-js. No text is drawn (so no font files are needed and nothing is invented

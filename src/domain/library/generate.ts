@@ -1,4 +1,4 @@
-// generate_image (SPEC §4.5 rule 6): one brand-consistent image into the website's library; touches
+// generate_image (R-IMG-2): one brand-consistent image into the website's library; touches
 // no page. Credits and consent, step by step, with no transaction open across the provider call
 // (the tool runs with transaction: false, so a slow provider never holds database locks):
 //  1. re-read the workspace's AI consent and balance (refuse ai_consent_required / insufficient_credits
@@ -13,7 +13,7 @@
 //     delivered, and never without its line.
 // If the process dies in between, the reservation row remains and `settleReservations` (a background
 // job; at start on the embedded database, which one process owns) gives the credits back, once: the
-// row is deleted in the same transaction as the refund (issue 10 item 2). A delivery whose reservation
+// row is deleted in the same transaction as the refund (R-IMG-2). A delivery whose reservation
 // was already settled is rolled back rather than delivered free.
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

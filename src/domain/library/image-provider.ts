@@ -1,4 +1,4 @@
-// Image providers (SPEC §4.5 generate_image; DESIGN §2 "an HTTP provider is pluggable"). The
+// Image providers (R-IMG-1). The
 // default renders locally from the brand; IMAGE_PROVIDER_URL switches to an HTTP image API:
 // POST JSON { prompt, aspect, width, height, brand: { palette, fonts, style }, companyMemory }
 // answered by 200 with the image bytes (image/png, image/jpeg or image/webp, at most 10 MB).
@@ -70,7 +70,7 @@ function httpImageProvider(url: string, timeoutMs: number): ImageProvider {
         throw new ProviderUnavailable('not an image');
       }
       // Never trust the declared type: the bytes must decode as an image of that format.
-      // sharp (libvips) loads on the first image, not in every serving process (issue 17).
+      // sharp (libvips) loads on the first image, not in every serving process (docs/performance.md).
       const { default: sharp } = await import('sharp');
       const meta = await sharp(body)
         .metadata()

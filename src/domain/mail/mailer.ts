@@ -1,5 +1,5 @@
-// Delivery of the mail outbox over SMTP to SMTP_URL (src/net/smtp.ts), with retries (DESIGN §2 Mail, §6).
-// Guarantee (issue 10 item 5, docs/reliability.md): at most once per outbox row, and a stable
+// Delivery of the mail outbox over SMTP to SMTP_URL (src/net/smtp.ts), with retries (R-REL-2).
+// Guarantee (R-REL-2, docs/reliability.md): at most once per outbox row, and a stable
 // Message-ID (<row id@host of MAIL_FROM>) on every attempt.
 //  - A row is claimed before sending: one conditional UPDATE moves it from `queued` to `sending` with a
 //    lease (next_attempt_at), so two processes never send one row.

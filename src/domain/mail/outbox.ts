@@ -1,4 +1,4 @@
-// The mail outbox (DESIGN §2 Mail): a message is written in the same transaction as the action that
+// The mail outbox (R-REL-2): a message is written in the same transaction as the action that
 // causes it, so it exists exactly when the action committed. Delivery (mailer.ts) happens afterwards.
 import type { Db } from '../../db/client.js';
 import { newId } from '../../kernel/ids.js';

@@ -1,4 +1,4 @@
-// What the owner sees of outgoing mail (issue 10 item 6): the real state of each message of the sites
+// What the owner sees of outgoing mail (R-REL-2): the real state of each message of the sites
 // they own — queued, sending, sent, failed, uncertain — never "sent" before the mail server accepted it.
 import { desc, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

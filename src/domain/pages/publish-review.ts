@@ -1,4 +1,4 @@
-// What a publish will change, as the owner reads it on the approval page (DESIGN §5.3, issue 12):
+// What a publish will change, as the owner reads it on the approval page (R-PLAN-3):
 // each changed section's live and draft text field by field, added / removed / moved / hidden
 // sections, search (SEO) fields, new and removed pages and posts. Pure: takes the draft and the
 // published snapshot, returns plain strings (never markup) and how each is shown on the site (plain

@@ -1,4 +1,4 @@
-// Draft page edits (SPEC §4.5 content:write): search title/description, new pages and blog posts.
+// Draft page edits (R-TOOL-3): search title/description, new pages and blog posts.
 // Draft only: the published snapshot changes only through the reviewed publish plan.
 import { and, eq, max, sql } from 'drizzle-orm';
 import { newId } from '../../kernel/ids.js';

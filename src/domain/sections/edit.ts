@@ -1,4 +1,4 @@
-// Draft section edits (SPEC §4.5 content:write): text, add, move, hide, and the advanced editor's
+// Draft section edits (R-TOOL-3): text, add, move, hide, and the advanced editor's
 // JSON read, whole-content replace (clientRev-checked) and bounded layout. Each changes the draft only;
 // the published snapshot on websites.published is never touched here.
 import { newId } from '../../kernel/ids.js';

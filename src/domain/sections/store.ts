@@ -1,4 +1,4 @@
-// Row-level access to draft sections for the write tools (SPEC §4.5 content:write): every edit locks
+// Row-level access to draft sections for the write tools (R-TOOL-3): every edit locks
 // the rows it reads (SELECT … FOR UPDATE) so two writers on one section never lose an update, bumps the
 // section's `rev` and the website's draft revision, all inside the caller's one transaction (ctx.tx).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
@@ -86,8 +86,8 @@ export async function saveSection(
   return { rev, draftRevision: Number(result.rows[0]!.draft_rev) };
 }
 
-// The section and the website's draft revision in one statement (one round trip, issue 17): a fixed
-// statement for each set of patched columns, built once (src/db/named.ts).
+// The section and the website's draft revision in one statement (one round trip, docs/performance.md): a
+// fixed statement for each set of patched columns, built once (src/db/named.ts).
 const saves = new Map<string, ReturnType<typeof buildSave>>();
 
 function saveStatement(columns: ReadonlyArray<(typeof PATCHABLE)[number]>) {
@@ -158,9 +158,9 @@ function assetIdsIn(value: unknown, out = new Set<string>()): Set<string> {
 }
 
 /**
- * The one check for library asset ids entering content (issue 11 item 3): every id that content names
+ * The one check for library asset ids entering content (R-SEC-4): every id that content names
  * (URL fields and Markdown link targets) must be an asset of this website. A foreign id and an
- * unknown one get the same `not_found` (SPEC §4.5 rule 2), so ids of other tenants cannot be probed.
+ * unknown one get the same `not_found` (R-ISO-1), so ids of other tenants cannot be probed.
  * Every writer calls it: add_section, update_section_text, replace_section_content, create_blog_post,
  * import_site and migrate_site_from_url (through commitImport).
  */

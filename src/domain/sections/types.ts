@@ -1,4 +1,4 @@
-// Section types as schemas (SPEC §2 "sections"): each type's content is a strict zod object.
+// Section types as schemas (R-DATA-2): each type's content is a strict zod object.
 // Text is plain text or a small Markdown subset; URLs are http(s), site-relative or library asset ids.
 // Raw HTML, CSS, <script>, javascript: and data: URLs can never enter: every write path validates here.
 import { z } from 'zod';
@@ -189,7 +189,7 @@ export function fieldFormat(type: string, path: string): 'markdown' | 'inline' |
   return (isSectionType(type) && MARKDOWN_FIELDS[type][path]) || 'text';
 }
 
-/** Layout tokens (DESIGN §5.2): bounded, never free CSS. */
+/** Layout tokens (R-DATA-2): bounded, never free CSS. */
 export const SectionLayout = z
   .object({
     width: z.enum(['narrow', 'normal', 'wide', 'full']).optional(),

@@ -1,4 +1,4 @@
-// update_business_name (SPEC §4.5 settings:write): the workspace's business name (companies.name),
+// update_business_name (R-TOOL-9): the workspace's business name (companies.name),
 // trimmed, inner whitespace collapsed, invisible/format characters removed, 1-100 characters.
 import { eq } from 'drizzle-orm';
 import { companies } from '../../db/schema.js';

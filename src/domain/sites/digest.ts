@@ -1,5 +1,5 @@
-// The draft and the published snapshot as digests for list_draft_changes (issue 3 item 4, benchmark
-// target p99 < 50 ms on 500 sections): page fields plus, per section, md5 of its jsonb content and
+// The draft and the published snapshot as digests for list_draft_changes (kept fast on large
+// sites; its target is in docs/performance.md): page fields plus, per section, md5 of its jsonb content and
 // layout computed in the database. jsonb prints canonically, so equal values give equal digests
 // whether they sit in a sections row or inside websites.published. No section content is transferred.
 import { asc, eq, sql } from 'drizzle-orm';

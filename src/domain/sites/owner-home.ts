@@ -1,4 +1,4 @@
-// The owner's home (issue 12 item 2, DESIGN §5.5 "GET /"): the websites a signed-in user owns, each
+// The owner's home (R-WEB-4): the websites a signed-in user owns, each
 // with whether it is live, when it was last published, whether the draft has changes not yet live,
 // and the verified primary domain visitors use. Read-only.
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 // Turning the draft into the published snapshot, and taking the site offline. Called by the
-// reviewed-plan executors (never directly by a tool: SPEC §4.5 "publish_site fails closed").
+// reviewed-plan executors (never directly by a tool: R-TOOL-5).
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';

@@ -1,4 +1,4 @@
-// The published snapshot of one website as the public content API serves it (SPEC §5 rule 2).
+// The published snapshot of one website as the public content API serves it (R-AUTH-6).
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { websites } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// Restore points the owner can use (issue 12 item 3, SPEC §4.5 "a restore point is taken first"):
+// Restore points the owner can use (R-SITE-4):
 // listing a website's restore points and putting one back. Owner only, signed-in app only — there is
 // deliberately no tool for this (a restore replaces the whole draft). A restore first takes a restore
 // point of the draft it replaces, so it can itself be undone, and is recorded in Activity in the same

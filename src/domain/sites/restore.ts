@@ -1,4 +1,4 @@
-// Restore points (SPEC §4.5 import_site merge: "a restore point is taken first"): a snapshot of a
+// Restore points (R-SITE-4): a snapshot of a
 // website's draft pages and sections, and the domain function that puts it back exactly.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

@@ -1,4 +1,4 @@
-// What the pages people look at may show (issue 3 item 5, DESIGN §5.5): the draft to members of the
+// What the pages people look at may show (R-WEB-6): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
 import { and, eq, inArray, isNull } from 'drizzle-orm';
@@ -29,7 +29,7 @@ export type SiteView = {
   name: string;
   pages: SnapshotPage[];
   brand: { palette: Record<string, string>; fonts: { heading?: string; body?: string } };
-  /** The search visibility setting (SPEC §4.5 prepare_search_visibility): false asks engines not to list it. */
+  /** The search visibility setting (R-SITE-5): false asks engines not to list it. */
   searchVisible: boolean;
   /** The website's time zone: post dates are shown in it. */
   timeZone: string;

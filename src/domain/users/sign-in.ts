@@ -1,5 +1,5 @@
 // Signing in with an email and password: the one function behind /login and the development
-// identity provider (issue 11 item 6). Two limits apply before the password is checked:
+// identity provider (R-WEB-3). Two limits apply before the password is checked:
 // - per (account, client address): one sender gets a few guesses at one account, then waits. An
 //   attacker elsewhere never locks the real owner out: the owner's own address has its own count.
 // - per client address: one sender cannot spray guesses over many accounts.

@@ -1,4 +1,4 @@
-// Creating a company (SPEC §4.5 rule 4): plan free, no credits, no website, no monthly credit reset,
+// Creating a company (R-SITE-3): plan free, no credits, no website, no monthly credit reset,
 // no trial, nothing in a payment system. The connection's creator becomes its owner.
 import { newId } from '../../kernel/ids.js';
 import { companies, companyMembers } from '../../db/schema.js';

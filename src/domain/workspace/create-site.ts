@@ -1,4 +1,4 @@
-// create_site (SPEC §4.5, rule 5): one empty, unpublished draft website in the caller's own workspace,
+// create_site (R-SITE-1, R-SITE-2): one empty, unpublished draft website in the caller's own workspace,
 // named after the business, with the connection's creator as its owner. No pages and no invented
 // content. The plan's site limit is checked twice: by the gate, without a lock, before any work (the
 // tools declare `createsSite`), then again inside the committing transaction with the company row

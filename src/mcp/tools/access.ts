@@ -1,4 +1,4 @@
-// access:write tools (SPEC §4.5 rule 7): members and invitations of the target site, and the reviewed
+// access:write tools (R-ACC-1): members and invitations of the target site, and the reviewed
 // invitation plan. Owner-only at prepare and at confirm; no invitation link ever reaches the caller.
 import { z } from 'zod';
 import { listAccess } from '../../domain/access/invitations.js';

@@ -1,4 +1,4 @@
-// Commerce tools (SPEC §4.5 commerce:write): draft services and products, and an operations overview
+// Commerce tools (R-TOOL-9): draft services and products, and an operations overview
 // without personal data. Creating a record charges no one and sends nothing; it stays a draft.
 import { z } from 'zod';
 import { createProduct, createService, listProducts, listServices } from '../../domain/commerce/catalogue.js';

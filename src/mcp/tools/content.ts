@@ -1,4 +1,4 @@
-// content:write tools (SPEC §4.5, inputs DESIGN §5.2): draft edits of sections and pages, and the
+// content:write tools (R-TOOL-3, R-TOOL-4): draft edits of sections and pages, and the
 // advanced editor (JSON read, whole-content replace, layout) behind the workspace's grant. Definitions
 // only: the rules live in src/domain/sections/ and src/domain/pages/. Every write changes the draft only.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// CRM tools (SPEC §4.5 crm:read / crm:write, rules 1-3): customer records of one website. Visitor
+// CRM tools (R-CRM-1 to R-CRM-4): customer records of one website. Visitor
 // text comes back fenced as { untrusted: true, text }; crm_update never deletes or messages anyone.
 import { z } from 'zod';
 import { listBookings, listContacts, listLeads } from '../../domain/crm/list.js';
@@ -143,7 +143,7 @@ export const crm_update = defineTool({
     note: z.string().nullable(),
     followUpAt: z.string().nullable(),
   }),
-  // SPEC §4.5 rule 3: the record type and the changed field names only.
+  // R-CRM-3: the record type and the changed field names only.
   activity: (i) => `Updated ${LABEL[i.record]}: ${changedFields(i).join(', ')}`,
   run: (ctx, input) => crmUpdate(ctx, input),
 });

@@ -1,4 +1,4 @@
-// communications:write tools for invoices and quotes (SPEC §3, §4.5): never-sent drafts without
+// communications:write tools for invoices and quotes (R-DOC-1, R-PLAN-8): never-sent drafts without
 // customer contact details, and the reviewed send plan pinned to a fingerprint of the whole document.
 import { z } from 'zod';
 import { listSendableDocuments } from '../../domain/documents/send.js';

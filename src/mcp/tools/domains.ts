@@ -1,4 +1,4 @@
-// Domain tools (SPEC §4.5 domain:write, rules 7-8): owner-only (the gate enforces role 'owner'),
+// Domain tools (R-DOM-1, R-DOM-2): owner-only (the gate enforces role 'owner'),
 // named by hostname, never by id. Buying, renewing, transferring and removing are absent on purpose.
 import { z } from 'zod';
 import { connectDomain, listDomains, setPrimaryDomain } from '../../domain/domains/connect.js';

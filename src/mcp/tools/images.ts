@@ -1,4 +1,4 @@
-// Image generation (SPEC §4.5 ai:generate, rule 6). Text generation is intentionally not offered.
+// Image generation (R-IMG-1, R-IMG-2). Text generation is intentionally not offered.
 // transaction: 'own' — credits are reserved and refunded in their own short statements so that no
 // transaction holds locks while the provider works (src/domain/library/generate.ts); the gate still
 // runs first, on services.db.

@@ -1,4 +1,4 @@
-// content:write tools that bring a whole site in (SPEC §4.5): import_site (PortableSiteV1) and
+// content:write tools that bring a whole site in (R-IMP-1, R-MIG-1): import_site (PortableSiteV1) and
 // migrate_site_from_url (crawl + convert). Both run without the per-call transaction (transaction:
 // 'own') so network work happens outside it; they commit in one transaction of their own. A merge
 // target is authorized by the gate under the tool's own rule (ctx.authorizeWebsite, from the call path).
@@ -19,7 +19,7 @@ const IMPORT_RULE = {
   scope: 'content:write',
   area: 'content',
   role: 'editor',
-  // The gate refuses a full plan before any fetch; a merge creates no site (issue 10 item 8).
+  // The gate refuses a full plan before any fetch; a merge creates no site (R-SITE-2).
   createsSite: { exceptWith: 'mergeIntoWebsiteId' },
 } as const;
 const MIGRATE_RULE = { ...IMPORT_RULE, name: 'migrate_site_from_url' } as const;
@@ -109,8 +109,8 @@ export const migrate_site_from_url = defineTool({
   activity: (_i, d) =>
     `Migrated a site from an address: ${d?.pagesFetched ?? 0} page(s) fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
   run: async (ctx, input) => {
-    // The crawler and converter (cheerio, css-tree, robots-parser: ≈ 30 MB) load on the first
-    // migration, not in every serving process (issue 17).
+    // The crawler and converter (cheerio, css-tree, robots-parser) load on the first
+    // migration, not in every serving process (docs/performance.md).
     const { migrateSite } = await import('../../migrate/migrate.js');
     const r = await migrateSite(ctx, input, { authorizeTarget: ctx.authorizeWebsite });
     return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };

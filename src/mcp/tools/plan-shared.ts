@@ -1,4 +1,4 @@
-// Pieces shared by every tool of the reviewed-plan rail (SPEC §3, DESIGN §5.3).
+// Pieces shared by every tool of the reviewed-plan rail (R-PLAN-1).
 import { z } from 'zod';
 import type { Annotations } from '../define-tool.js';
 

@@ -1,5 +1,5 @@
-// The reviewed-plan rail's tools (SPEC §3, §4.5): publish_site (always refused), the prepare_* tools
-// for publishing, products, search visibility and companies, and confirm_pending_action. The rules
+// The reviewed-plan rail's tools (R-PLAN-1, R-PLAN-4, R-TOOL-5): publish_site (always refused), the prepare_*
+// tools for publishing, products, search visibility and companies, and confirm_pending_action. The rules
 // live in src/plans/; these are declarations.
 import { z } from 'zod';
 import { Refusal } from '../../kernel/errors.js';

@@ -1,4 +1,4 @@
-// Settings tools (SPEC §4.5 settings:write): the business name.
+// Settings tools (R-TOOL-9): the business name.
 import { z } from 'zod';
 import { BUSINESS_NAME_MAX, updateBusinessName } from '../../domain/settings/business-name.js';
 import { defineTool } from '../define-tool.js';

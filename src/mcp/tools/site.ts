@@ -1,4 +1,4 @@
-// site:read tools (SPEC §4.5): read-only views of the site, its pages, draft changes, brand and analytics.
+// site:read tools (R-TOOL-1): read-only views of the site, its pages, draft changes, brand and analytics.
 import { z } from 'zod';
 import { analyticsSummary } from '../../domain/analytics/summary.js';
 import { getBrand } from '../../domain/brand/read.js';

@@ -1,4 +1,4 @@
-// Workspace tools (SPEC §4.5 workspace:write): create_site, unattended. (prepare_create_company is
+// Workspace tools (R-SITE-1): create_site, unattended. (prepare_create_company is
 // on the reviewed rail, in the plans area.)
 import { z } from 'zod';
 import { createSite } from '../../domain/workspace/create-site.js';

@@ -1,4 +1,4 @@
-// Plan kind `grant_access` (SPEC §3, §4.5 rule 7): an invitation for one address at level editor or
+// Plan kind `grant_access` (R-PLAN-7, R-ACC-1): an invitation for one address at level editor or
 // viewer, fixed to the plan's website. Owner-only at prepare and at confirm; the pinned revision is the
 // address, the level and the owner's status, so a demoted owner's plan no longer matches.
 import { and, eq } from 'drizzle-orm';
@@ -73,7 +73,7 @@ export const grantAccessKind = defineKind<AccessSubject>({
     const mail = ctx.services.mail;
     if (mail) ctx.afterCommit?.(() => mail.deliverNow([inv.mailId]));
     // The link is in the email only. The email leaves after the commit, so it is `queued` until the mail
-    // server accepts it (issue 10 item 6); the owner's home page shows its real state.
+    // server accepts it (R-REL-2); the owner's home page shows its real state.
     return {
       status: 'queued' as const,
       level: s.level,

@@ -1,4 +1,4 @@
-// Plan kind `create_company` (SPEC §4.5 rule 4): the plan carries the reviewed company name and is
+// Plan kind `create_company` (R-SITE-3): the plan carries the reviewed company name and is
 // anchored to the connection's own website, whose owner (and the connection's creator) approves it.
 import { z } from 'zod';
 import type { SiteCtx } from '../../domain/context.js';

@@ -1,4 +1,4 @@
-// Plan kind `send_document` (SPEC §3): sending a never-sent invoice or quote. The reviewed revision is
+// Plan kind `send_document` (R-PLAN-8): sending a never-sent invoice or quote. The reviewed revision is
 // a fingerprint of the whole stored row, so any edit after review (price, line, recipient, status)
 // refuses the send and needs a fresh review.
 import { z } from 'zod';
@@ -66,8 +66,8 @@ export const sendDocumentKind = defineKind<DocumentSubject>({
     const sent = await sendDocument(ctx, s.documentId);
     const mail = ctx.services.mail;
     if (mail) ctx.afterCommit?.(() => mail.deliverNow([sent.mailId]));
-    // The email leaves after the commit: until the mail server accepts it, it is only queued (issue 10
-    // item 6). The owner's home page shows its real state (queued, sent, failed, uncertain).
+    // The email leaves after the commit: until the mail server accepts it, it is only queued (R-REL-2). The
+    // owner's home page shows its real state (queued, sent, failed, uncertain).
     return {
       documentId: sent.documentId,
       number: sent.number,

@@ -1,4 +1,4 @@
-// Every plan kind of SPEC §3 and its one executor. Nothing else can be prepared or redeemed: booking
+// Every plan kind (R-PLAN-7) and its one executor. Nothing else can be prepared or redeemed: booking
 // cancellation, completion and rescheduling have no kind here, so the rail cannot reach them.
 import { grantAccessKind } from './access.js';
 import { createCompanyKind } from './company.js';

@@ -1,4 +1,4 @@
-// Plan kind `publish_product` (SPEC §4.5): a 5-minute plan for one exact product revision; after the
+// Plan kind `publish_product` (R-PLAN-7): a 5-minute plan for one exact product revision; after the
 // owner's approval confirm_pending_action makes that product public.
 import { z } from 'zod';
 import type { SiteCtx } from '../../domain/context.js';

@@ -1,4 +1,4 @@
-// Plan kinds `publish` and `unpublish` (SPEC §3, §4.5): pinned to the site's draft (publish) or to the
+// Plan kinds `publish` and `unpublish` (R-PLAN-7): pinned to the site's draft (publish) or to the
 // published snapshot (unpublish). publish_site itself always refuses; these are the only way live.
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';

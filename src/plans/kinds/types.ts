@@ -1,4 +1,4 @@
-// What every plan kind provides (SPEC §3, DESIGN §5.3): the gate rule it is redeemed under, the
+// What every plan kind provides (R-PLAN-4, R-PLAN-7): the gate rule it is redeemed under, the
 // stored subject's schema, how to compute the reviewed revision now (identically at prepare, approval
 // and confirm), what the owner sees on the approval page, and the one executor that performs it.
 import type { z } from 'zod';

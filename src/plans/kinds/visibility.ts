@@ -1,5 +1,5 @@
-// Plan kind `search_visibility` (SPEC §4.5): whether search engines may index the live site. Pinned to
-// the setting's value at review: if it changed meanwhile, the plan no longer describes the change.
+// Plan kind `search_visibility` (R-SITE-5, R-PLAN-7): whether search engines may index the live site. Pinned
+// to the setting's value at review: if it changed meanwhile, the plan no longer describes the change.
 import { z } from 'zod';
 import type { SiteCtx } from '../../domain/context.js';
 import { lockSearchVisibility, setSearchVisibility } from '../../domain/settings/search-visibility.js';

@@ -1,4 +1,4 @@
-// The owner's approval pages (DESIGN §5.3, §5.5): the pending list and one plan showing exactly what
+// The owner's approval pages (R-PLAN-3, R-WEB-1): the pending list and one plan showing exactly what
 // will happen, with Approve / Decline forms carrying the CSRF token.
 import { raw } from 'hono/html';
 import type { ApprovalListItem, PlanView } from '../../plans/approve.js';
@@ -219,7 +219,7 @@ export function PlanPage(props: {
   );
 }
 
-/** Where the plan stands, in words: what happened and when (issue 12 item 4). */
+/** Where the plan stands, in words: what happened and when (R-WEB-5). */
 function Outcome(props: { view: PlanView }) {
   const { plan, timeZone: tz } = props.view;
   if (plan.status === 'redeemed' && plan.redeemedAt) {

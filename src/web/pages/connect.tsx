@@ -1,4 +1,4 @@
-// /dashboard/connect (SPEC §4.2, DESIGN §5.5): the owner enters a device user code, sees every
+// /dashboard/connect (R-PAIR-1): the owner enters a device user code, sees every
 // requested scope (each can be unticked), picks the reach and approves or declines; the same page
 // binds a signed-in OAuth client to a new connection.
 import type { PendingSignIn } from '../../auth/oauth/binding.js';
@@ -87,7 +87,7 @@ function PairingForm(p: ConnectProps & { pairing: PairingRow }) {
   );
 }
 
-/** A client by its registered name, its id only as a detail (DESIGN §5.4). */
+/** A client by its registered name, its id only as a detail (R-AUTH-5). */
 function ClientName(p: { s: PendingSignIn }) {
   return p.s.clientName !== p.s.clientId ? (
     <span>

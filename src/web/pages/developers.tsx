@@ -1,4 +1,4 @@
-// Developers settings (SPEC §5, §8; DESIGN §5.5): connections (name, reach, scopes, display prefix,
+// Developers settings (R-SURF-2, R-ACT-1, R-WEB-1): connections (name, reach, scopes, display prefix,
 // client kind, created, last used), create with reach and scopes, the token shown once with a copy
 // button and client snippets, revoke, delivery tokens, and the last 90 days of Activity.
 import { raw } from 'hono/html';

@@ -1,4 +1,4 @@
-// The owner's home (issue 12 item 2): their websites with draft/live state and links, what waits for
+// The owner's home (R-WEB-4): their websites with draft/live state and links, what waits for
 // approval, recent Activity, and the way to Developers settings. Signed out: what Sitegate is.
 import type { activity } from '../../db/schema.js';
 import { MAIL_STATE, type OutgoingMail } from '../../domain/mail/status.js';
@@ -18,7 +18,7 @@ export type HomeProps = {
   done?: string;
   approvals: ApprovalListItem[];
   activity: Array<typeof activity.$inferSelect>;
-  /** Outgoing email of the owned sites, in its real state (issue 10 item 6). */
+  /** Outgoing email of the owned sites, in its real state (R-REL-2). */
   mail: OutgoingMail[];
   mailEnabled: boolean;
   siteNames: Map<string, string>;

@@ -1,4 +1,4 @@
-// What a plan will do, shown on its approval page (DESIGN §5.3): facts, the publish change itself
+// What a plan will do, shown on its approval page (R-PLAN-3): facts, the publish change itself
 // (live and draft text side by side with the differences marked), the product as customers will see
 // it, the exact email. Every string here is agent- or visitor-written data: plain fields are rendered
 // as text by hono/jsx (escaped) with a word-level diff from jsdiff; Markdown fields go through the

@@ -1,4 +1,4 @@
-// Restore points of one website (issue 12 item 3): the list, and a confirmation page whose form carries
+// Restore points of one website (R-SITE-4): the list, and a confirmation page whose form carries
 // the CSRF token. Restoring replaces the draft only; the live site changes when the owner publishes.
 import type { OwnedSite, RestorePointItem } from '../../domain/sites/restore-points.js';
 import type { SessionUser } from '../session.js';

@@ -1,4 +1,4 @@
-// Times as people read them (issue 12 item 4): in the workspace's time zone, never raw ISO.
+// Times as people read them (R-WEB-5): in the workspace's time zone, never raw ISO.
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function formatOf(timeZone: string): Intl.DateTimeFormat {

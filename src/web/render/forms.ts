@@ -1,4 +1,4 @@
-// The published site's forms as HTML (issue 15 items 1-2): plain HTML forms that work without any
+// The published site's forms as HTML (R-VIS-1): plain HTML forms that work without any
 // script (the site's CSP allows none). Accessible as the GOV.UK pattern does it: every field has a
 // visible label; after a refusal an error summary links to each field, and each message sits under
 // its label, tied to the input by aria-describedby with aria-invalid set; the first wrong field gets

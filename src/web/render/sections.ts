@@ -1,4 +1,4 @@
-// Section data -> HTML for the draft preview and the published site (issue 3 item 5). Every value from
+// Section data -> HTML for the draft preview and the published site (R-WEB-6). Every value from
 // content goes through escapeHtml, inline() or markdown(); URLs through the resolver (isSafeUrl), so no
 // content can add a tag, an attribute or a script. Layout tokens map to a fixed set of class names.
 import type { PageSection } from '../../db/page-shape.js';

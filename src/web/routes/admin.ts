@@ -1,4 +1,4 @@
-// Operator API under /admin, enabled only when SITEGATE_ADMIN_TOKEN is set (DESIGN §5.5):
+// Operator API under /admin, enabled only when SITEGATE_ADMIN_TOKEN is set (R-WEB-7):
 // `Authorization: Bearer <SITEGATE_ADMIN_TOKEN>`, compared in constant time. Counts only.
 import type { Hono } from 'hono';
 import { safeEqual } from '../../kernel/tokens.js';

@@ -1,4 +1,4 @@
-// GET /approvals, GET /approvals/:id, POST /approvals/:id/approve|decline (DESIGN §5.5). Signed-in
+// GET /approvals, GET /approvals/:id, POST /approvals/:id/approve|decline (R-PLAN-2, R-WEB-1). Signed-in
 // only; the CSRF guard of session.ts has already checked every POST. Rules live in src/plans/approve.ts.
 import type { Context, Hono } from 'hono';
 import { loadSiteView } from '../../domain/sites/view.js';

@@ -1,4 +1,4 @@
-// /dashboard/connect: device-code approval and OAuth client binding (SPEC §4.2, §5 rule 1). Owner
+// /dashboard/connect: device-code approval and OAuth client binding (R-PAIR-1, R-AUTH-5). Owner
 // only; user-code look-ups are rate-limited per signed-in user against guessing.
 import type { Context, Hono } from 'hono';
 import {

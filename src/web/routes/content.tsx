@@ -1,4 +1,4 @@
-// The read-only content API for delivery tokens (SPEC §5 rule 2): published content only, GET only,
+// The read-only content API for delivery tokens (R-AUTH-6): published content only, GET only,
 // `Authorization: Bearer sg_dlv_…`. Nothing here can write, and /api/mcp refuses these tokens.
 import type { Context, Hono } from 'hono';
 import { websiteForDeliveryToken } from '../../auth/delivery.js';

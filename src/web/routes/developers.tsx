@@ -1,4 +1,4 @@
-// /settings/advanced/developers (DESIGN §5.5): adapters only; the rules live in src/auth/ and
+// /settings/advanced/developers (R-WEB-1): adapters only; the rules live in src/auth/ and
 // src/domain/activity/. A new token goes POST → 303 → GET (token-reveal.ts): shown once on the GET,
 // so a reload neither shows it again nor creates another connection.
 import type { Context, Hono } from 'hono';

@@ -1,5 +1,5 @@
-// GET / (the owner's home) and the restore points of each owned website (issue 12 items 2 and 3;
-// DESIGN §5.5). Signed-in pages; the CSRF guard of session.ts has already checked every POST. Rules
+// GET / (the owner's home) and the restore points of each owned website (R-WEB-4,
+// R-SITE-4). Signed-in pages; the CSRF guard of session.ts has already checked every POST. Rules
 // live in src/domain/sites/ (owner-home.ts, restore-points.ts); there is no tool for restoring.
 import type { Hono } from 'hono';
 import { listActivity } from '../../domain/activity/list.js';
@@ -27,7 +27,7 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
     const now = clock();
     const sites = await ownerSites(db, user.id);
     const approvals = await listApprovals(db, user.id, now);
-    // Scoped in the domain to the websites this owner owns (issue 11 item 8).
+    // Scoped in the domain to the websites this owner owns (R-WEB-4).
     const activity = (await listActivity(db, { viewerId: user.id }, now)).rows.slice(0, RECENT);
     const mail = await outgoingMailOf(db, user.id);
     const deleted = await deletedSitesOf(db, user.id);

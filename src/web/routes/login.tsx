@@ -12,7 +12,7 @@ import { clientAddress } from '../client-address.js';
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * The post-login destination: a path on this site, or `/` (no open redirect, issue 11 item 5). The
+ * The post-login destination: a path on this site, or `/` (no open redirect, R-WEB-3). The
  * target is parsed by the WHATWG URL parser against the base URL, exactly as a browser will resolve
  * the Location header, and must keep the base's origin; what is returned is the parser's own
  * serialisation of path, query and fragment. Browsers drop tabs and newlines inside URLs and read `\`

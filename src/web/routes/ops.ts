@@ -1,4 +1,4 @@
-// Operations endpoints (issue 14 item 3, DESIGN §7): /readyz and Prometheus /metrics, mounted before
+// Operations endpoints (R-OPS-4): /readyz and Prometheus /metrics, mounted before
 // the domain redirect (a load balancer probes by address), and the middleware that gives every
 // request its id, counts it, and asks clients to close their connection while the process drains.
 import type { Hono, MiddlewareHandler } from 'hono';

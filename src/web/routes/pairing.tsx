@@ -1,4 +1,4 @@
-// The device-code pairing API (SPEC §4.2, DESIGN §5.4): JSON, no session, outside the form CSRF
+// The device-code pairing API (R-PAIR-1, R-PAIR-2): JSON, no session, outside the form CSRF
 // guard. Start and poll are rate-limited per sender (src/kernel/address-key.ts: an IPv6 client by its
 // /64); the statuses are the contract's.
 import type { Context, Hono } from 'hono';

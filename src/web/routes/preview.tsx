@@ -1,4 +1,4 @@
-// The draft preview (issue 3 item 5, DESIGN §5.5): GET /editor/:websiteId/* renders the draft for a
+// The draft preview (R-WEB-6): GET /editor/:websiteId/* renders the draft for a
 // signed-in member of the site. The published site, its forms and library images are served by
 // ./site.ts, without a session; a preview never counts as a visit. Output comes from src/web/render/
 // (escaped; a CSP allows no script).

@@ -1,5 +1,5 @@
-// Public JSON Schemas of the service's formats: GET /schemas/portable-site-v1.json (SPEC §4.5
-// import_site, docs/portable-site-v1.md). Generated once from the zod schema the importer enforces.
+// Public JSON Schemas of the service's formats: GET /schemas/portable-site-v1.json (R-IMP-1,
+// docs/portable-site-v1.md). Generated once from the zod schema the importer enforces.
 import type { Hono } from 'hono';
 import { portableJsonSchema } from '../../portable/schema.js';
 import type { AppDeps } from '../deps.js';

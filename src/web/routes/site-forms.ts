@@ -1,4 +1,4 @@
-// The published site's form posts (issue 15 items 1-2): /_forms/contact and /_forms/book/<service>.
+// The published site's form posts (R-VIS-1): /_forms/contact and /_forms/book/<service>.
 // A body cap before anything is read (src/web/body-caps.ts), form data only, then one domain call; its outcome becomes a
 // redirect to the thank-you page, or the same page again with the visitor's words and the reason.
 import type { Context, MiddlewareHandler } from 'hono';

@@ -1,4 +1,4 @@
-// What every published-site route shares (issue 15): which site a request is for, its published view
+// What every published-site route shares (R-VIS-1): which site a request is for, its published view
 // with the booking offer and the forms' fill-time token, the response headers of the published site,
 // and its plain error pages.
 import type { Context } from 'hono';

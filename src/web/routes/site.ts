@@ -1,4 +1,4 @@
-// The published site for visitors (DESIGN §5.5 `GET /sites/:websiteId/*`, issue 15): its pages, the
+// The published site for visitors (R-WEB-1 `GET /sites/:websiteId/*`, R-VIS-1): its pages, the
 // contact and booking-request forms, thank-you pages and library images — at /sites/<id>/… and at the
 // root of a connected, verified custom domain. Mounted outside the owner pages' session middleware:
 // the published site sets no cookie on anyone. Page views are counted here, server-side, capped per
