@@ -140,3 +140,38 @@ it.runIf(url)(
   },
   60_000,
 );
+
+it.runIf(url)(
+  'PostgreSQL: edits of one section inside a group each see the one before (text, move, hide, text)',
+  async () => {
+    const demo = await s.seed();
+    const db = s.sg.deps.services.db;
+    const section = { pageId: demo.pages.home, sectionId: demo.sections.hero };
+    const [before] = await db.select().from(sections).where(eq(sections.id, demo.sections.hero));
+    const held = await holdRow('sections', demo.sections.hero);
+    let answers: Awaited<ReturnType<TestServer['call']>>[];
+    try {
+      const first = s.call(demo.tokens.all, 'update_section_text', { ...section, text: { heading: 'One' } });
+      await until(async () => (await held.waiting()) >= 1 || null, 300);
+      const group = [
+        s.call(demo.tokens.all, 'update_section_text', { ...section, text: { heading: 'Two' } }),
+        s.call(demo.tokens.all, 'move_section', { ...section, position: 1 }),
+        s.call(demo.tokens.all, 'set_section_hidden', { ...section, hidden: true }),
+        s.call(demo.tokens.all, 'update_section_text', { ...section, text: { subheading: 'Three' } }),
+      ];
+      await new Promise((r) => setTimeout(r, 50));
+      await held.release();
+      answers = await Promise.all([first, ...group]);
+    } finally {
+      await held.release();
+    }
+    expect(answers.map((a) => a.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(answers.map((a) => a.data!.rev)).toEqual([1, 2, 3, 4, 5].map((n) => before!.rev + n));
+    const [after] = await db.select().from(sections).where(eq(sections.id, demo.sections.hero));
+    expect(after!.rev).toBe(before!.rev + 5);
+    expect(after!.position).toBe(1);
+    expect(after!.hidden).toBe(true);
+    expect(after!.content).toMatchObject({ heading: 'Two', subheading: 'Three' });
+  },
+  60_000,
+);

@@ -4,10 +4,11 @@ import { eq } from 'drizzle-orm';
 import { pages, sections } from '../../db/schema.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
-import { bumpDraft, lockPage } from '../sections/store.js';
+import { bumpDraft, lockPage, sectionsChanged } from '../sections/store.js';
 
 export async function deletePage(ctx: SiteCtx, pageId: string): Promise<{ draftRevision: number }> {
   const page = await lockPage(ctx, pageId);
+  sectionsChanged(ctx.tx);
   await ctx.tx.delete(sections).where(eq(sections.pageId, page.id));
   await ctx.tx.delete(pages).where(eq(pages.id, page.id));
   const draftRevision = await bumpDraft(ctx);

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sections } from '../../db/schema.js';
-import { type NewSectionRow, insertSections } from '../sections/store.js';
+import { type NewSectionRow, insertSections, sectionsChanged } from '../sections/store.js';
 import { bumpDraftRevision } from '../sites/draft-revision.js';
 import { type NewPageRow, insertPages } from './insert.js';
 
@@ -35,6 +35,7 @@ export async function writeDraftImport(
     tx,
     write.sections.map((s) => ({ ...s, websiteId })),
   );
+  sectionsChanged(tx);
   for (const { id, ...set } of write.updates ?? []) {
     await tx
       .update(sections)

@@ -28,7 +28,31 @@ export async function lockPage(ctx: SiteCtx, pageId: string): Promise<PageRow> {
 
 /** Locks one section that must sit on `pageId` of the context's website (else not_found). */
 export async function lockSection(ctx: SiteCtx, pageId: string, sectionId: string): Promise<SectionRow> {
-  return findSection(ctx, pageId, sectionId, true);
+  const known = held.get(ctx.tx)?.get(sectionId);
+  if (known && known.pageId === pageId && known.websiteId === ctx.website.id) return known;
+  const row = await findSection(ctx, pageId, sectionId, true);
+  hold(ctx.tx, row);
+  return row;
+}
+
+// The sections a transaction holds locked, as it last read or saved them. A later edit in the same
+// transaction (the calls of one group, src/db/group-commit.ts) takes its row from here instead of asking
+// the database again: the row lock is held until the transaction ends, so no one else can have changed
+// it. Any other write to sections in the transaction (renumbering, inserts) forgets them all.
+const held = new WeakMap<Db, Map<string, SectionRow>>();
+
+function hold(tx: Db, row: SectionRow): void {
+  let rows = held.get(tx);
+  if (!rows) {
+    rows = new Map();
+    held.set(tx, rows);
+  }
+  rows.set(row.id, row);
+}
+
+/** Every write to sections other than saveSection calls this in its transaction (see `held`). */
+export function sectionsChanged(tx: Db): void {
+  held.delete(tx);
 }
 
 /** One section of `pageId` on the context's website, optionally locked; a foreign one is not_found. */
@@ -57,6 +81,7 @@ const sectionLocked = fixedSelect('sitegate_section_locked', (db) =>
 
 /** The sections of a page in order, locked (used when positions change). */
 export async function lockPageSections(ctx: SiteCtx, pageId: string): Promise<SectionRow[]> {
+  sectionsChanged(ctx.tx); // positions are about to change
   return ctx.tx
     .select()
     .from(sections)
@@ -83,6 +108,7 @@ export async function saveSection(
     sectionId: row.id,
     websiteId: ctx.website.id,
   });
+  hold(ctx.tx, { ...row, ...patch, rev, updatedAt: ctx.now });
   return { rev, draftRevision: Number(result.rows[0]!.draft_rev) };
 }
 
@@ -129,6 +155,7 @@ export function bumpDraft(ctx: SiteCtx): Promise<number> {
  * migrate_site_from_url), in batches of 500 rows, in the caller's transaction.
  */
 export async function insertSections(tx: Db, rows: readonly NewSectionRow[]): Promise<void> {
+  sectionsChanged(tx);
   for (let i = 0; i < rows.length; i += 500) await tx.insert(sections).values(rows.slice(i, i + 500));
 }
 
@@ -137,6 +164,7 @@ export async function renumber(
   ctx: SiteCtx,
   ordered: ReadonlyArray<Pick<SectionRow, 'id' | 'position'>>,
 ): Promise<void> {
+  sectionsChanged(ctx.tx);
   for (const [i, s] of ordered.entries()) {
     if (s.position !== i) {
       await ctx.tx.update(sections).set({ position: i }).where(eq(sections.id, s.id));

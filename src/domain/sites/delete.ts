@@ -34,6 +34,7 @@ import { siteRoom } from '../../gate/site-limit.js';
 import { invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
+import { sectionsChanged } from '../sections/store.js';
 
 const DELETED_SITE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -123,6 +124,7 @@ export async function purgeDeletedSites(db: Db, now: Date): Promise<number> {
         .for('update');
       if (!site) return;
       const pageIds = tx.select({ id: pages.id }).from(pages).where(eq(pages.websiteId, id));
+      sectionsChanged(tx);
       await tx.delete(sections).where(inArray(sections.pageId, pageIds));
       await tx.delete(sections).where(eq(sections.websiteId, id));
       for (const table of [

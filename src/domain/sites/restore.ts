@@ -6,7 +6,7 @@ import { newId } from '../../kernel/ids.js';
 import { pages, restorePoints, sections } from '../../db/schema.js';
 import { notFound } from '../../kernel/errors.js';
 import { insertPages } from '../pages/insert.js';
-import { insertSections } from '../sections/store.js';
+import { insertSections, sectionsChanged } from '../sections/store.js';
 import { bumpDraftRevision } from './draft-revision.js';
 
 type PageRow = typeof pages.$inferSelect;
@@ -54,6 +54,7 @@ export async function restoreFromPoint(
     .where(and(eq(restorePoints.id, pointId), eq(restorePoints.websiteId, websiteId)));
   if (!point) throw notFound('restore point');
   const snap = point.snapshot as unknown as Snapshot;
+  sectionsChanged(tx);
   await tx.delete(sections).where(eq(sections.websiteId, websiteId));
   await tx.delete(pages).where(eq(pages.websiteId, websiteId));
   await insertPages(tx, snap.pages.map(dates));
