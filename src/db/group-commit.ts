@@ -87,6 +87,8 @@ export function groupCommit<L>(
     let jobs = [first];
     while (jobs.length) {
       await (jobs.length === 1 ? alone(jobs[0]!) : together(jobs));
+      // One turn of the event loop first: calls whose requests have arrived meanwhile join this group.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       jobs = waiting.get(key)!.splice(0, opts.max);
     }
     waiting.delete(key);
