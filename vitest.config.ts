@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { defineConfig } from 'vitest/config';
+import { type TestProjectInlineConfiguration, defineConfig } from 'vitest/config';
 
 // Browser tests (*.browser.test.ts) drive Debian's Chromium through playwright-core. Without it they are
 // skipped with a note, so `npm install && npm test` passes on a fresh machine; CI sets
@@ -12,19 +12,44 @@ if (!hasChromium) {
   console.warn(`\n[sitegate] Skipping the browser tests (test/**/*.browser.test.ts). ${how}\n`);
 }
 
+const TOOL_FILES = 'test/tools/**/*.test.ts';
+
+// What both projects below share. Spelled out rather than inherited (`extends: true`), because an
+// inherited `include` would be merged with a project's own rather than replaced by it.
+const shared = {
+  exclude: ['**/node_modules/**', ...(hasChromium ? [] : ['test/**/*.browser.test.ts'])],
+  // A migrated PGlite image built once per run; each file's in-memory database starts from it.
+  globalSetup: ['test/global-setup.ts'],
+  // On PostgreSQL, each file gets a database of its own, copied from the run's migrated template.
+  setupFiles: ['test/setup-database.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+} satisfies TestProjectInlineConfiguration['test'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['**/node_modules/**', ...(hasChromium ? [] : ['test/**/*.browser.test.ts'])],
-    // A migrated PGlite image built once per run; each file's in-memory database starts from it.
-    globalSetup: ['test/global-setup.ts'],
-    // On PostgreSQL, each file gets a database of its own, copied from the run's migrated template.
-    setupFiles: ['test/setup-database.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // 2 cores here and in CI: two files at a time keeps PGlite start-up from thrashing.
+    // 2 cores here and in CI: two files at a time keeps PGlite start-up from thrashing. Set here only,
+    // for both projects, so that --maxWorkers on the command line still decides.
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'isolated',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: [...shared.exclude, TOOL_FILES],
+        },
+      },
+      // The tool files (test/tools/<tool>.test.ts, on test/tools/kit.ts) make a fresh workspace per
+      // test and no global sweep, so the files of one worker share its modules and its database
+      // (test/helpers/db.ts opens it once per module graph; test/setup-database.ts makes one per
+      // worker on PostgreSQL): loading the service's modules and opening a database is most of a
+      // tool file's time.
+      {
+        test: { ...shared, name: 'tools', include: [TOOL_FILES], isolate: false },
+      },
+    ],
   },
 });
