@@ -12,7 +12,7 @@ import { uniqueTag } from '../helpers/db.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

@@ -10,7 +10,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

@@ -17,7 +17,10 @@ const ADMIN_TOKEN = 'admin-token-for-host-tests-0123456789';
 let s: TestServer;
 let idp: Idp;
 beforeAll(async () => {
-  s = await startTestServer({ env: { SITEGATE_ADMIN_TOKEN: ADMIN_TOKEN, METRICS_TOKEN: ADMIN_TOKEN } });
+  s = await startTestServer({
+    seed: false,
+    env: { SITEGATE_ADMIN_TOKEN: ADMIN_TOKEN, METRICS_TOKEN: ADMIN_TOKEN },
+  });
   idp = await startIdp({ db: (await testDatabase()).db, audience: s.mcpUrl, jwks: await signingKeys() });
 });
 afterAll(async () => {

@@ -83,7 +83,7 @@ describe('stripInvisible against generated hostile strings', () => {
 describe('every visitor-controlled field leaves fenced and stripped', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ seed: false });
   });
   afterAll(() => s?.close());
 

@@ -20,7 +20,7 @@ let s: TestServer;
 let idp: Idp;
 const agents: Agent[] = [];
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
   // As `sitegate serve --idp` runs it: the app's own limits (memory, or Redis on the PostgreSQL run).
   idp = await startIdp({ db: db(), audience: s.mcpUrl, jwks: await signingKeys(), limits: s.sg.deps.limits });
 });

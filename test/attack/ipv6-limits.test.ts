@@ -17,7 +17,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ env: { TRUST_PROXY: '1' } });
+  s = await startTestServer({ seed: false, env: { TRUST_PROXY: '1' } });
 });
 afterAll(() => s?.close());
 

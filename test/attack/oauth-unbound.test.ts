@@ -18,7 +18,11 @@ let s: TestServer;
 let idp: Idp;
 beforeAll(async () => {
   const idpPort = await freePort();
-  s = await startTestServer({ clock: time.clock, env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
+  s = await startTestServer({
+    seed: false,
+    clock: time.clock,
+    env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` },
+  });
   idp = await startIdp({
     db: (await testDatabase()).db,
     audience: s.mcpUrl,

@@ -85,7 +85,7 @@ describe('safeNext', () => {
 describe('/login with a hostile next', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ seed: false });
   });
   afterAll(() => s?.close());
 

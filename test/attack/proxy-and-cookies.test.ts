@@ -13,7 +13,7 @@ import { type Visitor, fillAndSend, visitor, writesOf } from '../visitors/visito
 describe('cookies with an https BASE_URL', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ env: { BASE_URL: 'https://sitegate.example' } });
+    s = await startTestServer({ seed: false, env: { BASE_URL: 'https://sitegate.example' } });
   });
   afterAll(() => s?.close());
 
@@ -67,6 +67,7 @@ describe('TRUST_PROXY and the per-address form limit', () => {
   const direct = visitor({ address: '127.0.0.3' }); // reaches the backend itself: in no list
   beforeAll(async () => {
     s = await startTestServer({
+      seed: false,
       clock: time.clock,
       env: {
         FORM_LIMIT_PER_ADDRESS: '2',

@@ -19,7 +19,7 @@ let idp: Idp;
 const agents: Agent[] = [];
 beforeAll(async () => {
   const idpPort = await freePort();
-  s = await startTestServer({ env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
+  s = await startTestServer({ seed: false, env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
   idp = await startIdp({
     db: (await testDatabase()).db,
     audience: s.mcpUrl,

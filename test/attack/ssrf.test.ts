@@ -18,7 +18,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
   P = (trap.address() as { port: number }).port;
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(async () => {
   await s?.close();

@@ -9,7 +9,7 @@ import { company, setCompany, tokenFor } from './fixtures.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

@@ -14,6 +14,7 @@ let dns: TestDns;
 beforeAll(async () => {
   dns = await startTestDns();
   s = await startTestServer({
+    seed: false,
     env: { DNS_SERVERS: dns.server, SITE_CNAME_TARGET: 'sites.sitegate.test', SITE_A_RECORD: '192.0.2.10' },
   });
 });

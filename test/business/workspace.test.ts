@@ -6,7 +6,7 @@ import { setCompany, tokenFor } from './fixtures.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

@@ -11,7 +11,7 @@ let s: TestServer;
 let d: Demo;
 const db = () => s.sg.deps.services.db;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
   d = await s.seed();
 });
 afterAll(() => s?.close());

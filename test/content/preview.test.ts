@@ -12,7 +12,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 let s: TestServer;
 let d: Demo;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
   d = await s.seed();
 });
 afterAll(() => s?.close());

@@ -12,7 +12,7 @@ import { siteState } from './state.js';
 let s: TestServer;
 const db = () => s.sg.deps.services.db;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

@@ -24,7 +24,7 @@ let jwks: { keys: JWK[] };
 beforeAll(async () => {
   jwks = await signingKeys();
   const idpPort = await freePort();
-  s = await startTestServer({ env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
+  s = await startTestServer({ seed: false, env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } });
   idp = await startIdp({ db: (await testDatabase()).db, audience: s.mcpUrl, jwks, port: idpPort });
 });
 afterAll(async () => {

@@ -9,8 +9,8 @@ import { type TestServer, postMcp, startTestServer } from '../helpers/server.js'
 let s: TestServer;
 let small: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
-  small = await startTestServer({ env: { RATE_LIMIT_PER_WORKSPACE: '5' } });
+  s = await startTestServer({ seed: false });
+  small = await startTestServer({ seed: false, env: { RATE_LIMIT_PER_WORKSPACE: '5' } });
 });
 afterAll(async () => {
   await s?.close();

@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (const f of [...FIXTURES, ...HELD_OUT]) served.set(f.name, await serveSite(f.name, f.missing));
   served.set('resync', await serveSite('agency', agency.missing));
   const hosts = [...served.values()].map((x) => x.hostPort).join(',');
-  s = await startTestServer({ env: { CRAWL_ALLOW_HOSTS: hosts } });
+  s = await startTestServer({ seed: false, env: { CRAWL_ALLOW_HOSTS: hosts } });
 });
 afterAll(async () => {
   if (runs.length)

@@ -25,6 +25,7 @@ beforeAll(async () => {
   // The image provider is a closed port: generate_image fails (a business failure, not a refusal).
   const closed = await freePort();
   s = await startTestServer({
+    seed: false,
     env: {
       METRICS_TOKEN,
       RATE_LIMIT_PER_CONNECTION: '8',

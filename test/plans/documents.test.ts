@@ -10,7 +10,7 @@ import { type Fixture, approve, fixture, planRow, prepareAndApprove } from './ra
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

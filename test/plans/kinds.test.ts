@@ -22,7 +22,7 @@ import { approve, fixture, planRow, prepareAndApprove } from './rail.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

@@ -24,7 +24,7 @@ import { type Fixture, approve, fixture, planRow, prepareAndApprove, testClock }
 const time = testClock(Date.now() - 30 * 60_000);
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ clock: time.clock });
+  s = await startTestServer({ seed: false, clock: time.clock });
 });
 afterAll(() => s?.close());
 

@@ -21,6 +21,7 @@ const time = testClock();
 beforeAll(async () => {
   smtp = await startSmtp();
   s = await startTestServer({
+    seed: false,
     env: { SMTP_URL: smtp.url, MAIL_FROM: 'Sitegate <mail@sitegate.test>' },
     clock: time.clock,
   });
@@ -143,6 +144,7 @@ describe('a relay that drops the connection once it has the message', () => {
   it('the owner sees the invitation as not confirmed, and the mail job does not send it again', async () => {
     const relay = await startScriptedSmtp('dot', 'drop');
     const t = await startTestServer({
+      seed: false,
       env: { SMTP_URL: relay.url, MAIL_FROM: 'Sitegate <mail@sitegate.test>' },
       clock: time.clock,
     });

@@ -8,7 +8,7 @@ import { fixture, planRow, prepareAndApprove } from './rail.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 

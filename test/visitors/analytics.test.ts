@@ -19,7 +19,7 @@ const time = testClock();
 const people = crowd('127.0.39');
 const as = (address: string, userAgent = BROWSER_UA) => people.at(address, userAgent);
 beforeAll(async () => {
-  s = await startTestServer({ clock: time.clock });
+  s = await startTestServer({ seed: false, clock: time.clock });
 });
 afterAll(async () => {
   await people.close();

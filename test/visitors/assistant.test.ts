@@ -21,6 +21,7 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   smtp = await startSmtp();
   s = await startTestServer({
+    seed: false,
     env: {
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Sitegate <mail@sitegate.test>',

@@ -14,6 +14,7 @@ const someone = () => people.next();
 
 beforeAll(async () => {
   s = await startTestServer({
+    seed: false,
     clock: time.clock,
     env: { FORM_LIMIT_PER_ADDRESS: '3', FORM_LIMIT_PER_WEBSITE: '5' },
   });

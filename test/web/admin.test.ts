@@ -7,7 +7,7 @@ let on: TestServer;
 let off: TestServer;
 beforeAll(async () => {
   on = await startTestServer({ env: { SITEGATE_ADMIN_TOKEN: ADMIN } });
-  off = await startTestServer();
+  off = await startTestServer({ seed: false });
 });
 afterAll(async () => {
   await on?.close();

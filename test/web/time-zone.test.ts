@@ -10,7 +10,7 @@ import { signIn } from '../helpers/web.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ seed: false });
 });
 afterAll(() => s?.close());
 
