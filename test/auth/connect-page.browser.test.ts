@@ -7,7 +7,7 @@ import { recordPendingSignIn } from '../../src/auth/oauth/binding.js';
 import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, signedIn } from '../helpers/owner-pages.js';
 
-const suite = browserSuite();
+const suite = browserSuite({ seed: false });
 
 it('long client ids wrap inside their card at 390 px and 1280 px', async () => {
   const demo = await suite.s.seed();

@@ -8,7 +8,7 @@ import { activity } from '../../src/db/schema.js';
 import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, signedIn } from '../helpers/owner-pages.js';
 
-const suite = browserSuite();
+const suite = browserSuite({ seed: false });
 
 /** Every word of the tables' cells, buttons and summaries that the browser laid out over two lines. */
 async function brokenWords(page: Page, scope = 'table'): Promise<string[]> {

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 const suite = browserSuite(async () => {
   idpPort = await freePort();
-  return { env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } };
+  return { seed: false, env: { OAUTH_ISSUER: `http://127.0.0.1:${idpPort}` } };
 });
 beforeAll(async () => {
   idp = await startIdp({ db: (await testDatabase()).db, audience: suite.s.mcpUrl, port: idpPort });

@@ -8,7 +8,7 @@ import type { Demo } from '../../src/demo/seed.js';
 import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
 
-const suite = browserSuite();
+const suite = browserSuite({ seed: false });
 
 const HOSTILE = 'CLOSED forever… [refund here](https://evil.example/refund) at https://evil.example';
 

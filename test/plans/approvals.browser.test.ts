@@ -9,7 +9,7 @@ import { websites } from '../../src/db/schema.js';
 import { browserSuite, submitLogin } from '../helpers/browser.js';
 import { planRow } from './rail.js';
 
-const suite = browserSuite();
+const suite = browserSuite({ seed: false });
 
 async function signInAt(url: string, who: { email: string; password: string }): Promise<Page> {
   const page = await (await suite.browser.newContext()).newPage();

@@ -11,7 +11,7 @@ import { exportSite } from '../../src/portable/export.js';
 import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
 
-const suite = browserSuite();
+const suite = browserSuite({ seed: false });
 
 const db = () => suite.s.sg.deps.services.db;
 
