@@ -4,7 +4,7 @@
 // Usage: [BENCH_DATABASE_URL=… REDIS_URL=…] tsx bench/profile.ts [repo root to profile, default this one]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -136,10 +136,9 @@ export async function bench(): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGINT');
   });
-  // The main thread's profile is the largest (pino's worker writes its own).
-  const file = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .sort((a, b) => statSync(path.join(dir, b)).size - statSync(path.join(dir, a)).size)[0];
+  // The main thread's profile: Node names each file CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile, and
+  // the main thread is thread 0 (tsx's loader and pino's worker write their own, sometimes larger).
+  const file = readdirSync(dir).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
   if (!file) throw new Error('no profile written');
   console.log(`\n${tool} on ${backend}, ${r.requests.total} calls, profile ${path.join(dir, file)}`);
   const shares = summarise(path.join(dir, file), seconds);

@@ -17,6 +17,7 @@ import { keepDrizzleText } from './pglite-parsers.js';
 import { syncNewTree } from '../kernel/durable-files.js';
 import { usePreparedStatements } from './pglite-statements.js';
 import { versionReader } from './versions.js';
+import { holdWritesOn, settleHeldWrites } from './write-behind.js';
 
 export { migrationsFolder };
 
@@ -79,8 +80,9 @@ async function openPostgres(url: string, max: number, bounds: DbBounds): Promise
   // An idle client whose server went away emits 'error' on the pool; without a listener that is fatal.
   pool.on('error', () => {});
   guardPool(pool);
-  pool.on('connect', (client) => countQueries(client));
+  pool.on('connect', (client) => holdWritesOn(countQueries(client)));
   const db = drizzle(pool);
+  settleHeldWrites(db as unknown as Db);
   return {
     db: db as unknown as Db,
     kind: 'postgres',
@@ -163,6 +165,13 @@ function fairTransactions(db: Db): void {
   }) as Db['transaction'];
 }
 
+/** Each PGlite transaction may hold writes back until its next statement (src/db/write-behind.ts). */
+function watchTransactions(client: PGlite): void {
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((run: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => unknown) =>
+    transaction((tx) => run(holdWritesOn(tx)) as Promise<unknown>)) as PGlite['transaction'];
+}
+
 /**
  * Opens PGlite on `dataDir` (in memory without one), optionally loading a dumped image, the one way
  * Sitegate puts it on a folder: through SyncingNodeFS with fsync on (src/db/pglite-fsync.ts) and
@@ -194,8 +203,10 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
   const client = await createPglite(fresh ?? dir, image);
   usePreparedStatements(client);
   keepDrizzleText(client);
+  watchTransactions(client);
   const db = drizzle(countQueries(client));
   fairTransactions(db as unknown as Db);
+  settleHeldWrites(db as unknown as Db);
   const feed = changeFeed();
   // PGlite is in-process: a notification is handled before the committing statement resolves.
   await client.listen(CHANGE_CHANNEL, (table) => feed.emit(table));

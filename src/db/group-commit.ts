@@ -15,6 +15,7 @@
 // on this process's event loop; the pool's other connections stay free for reads and other
 // workspaces. PGlite runs one transaction at a time anyway: there the group saves a flush per call.
 import type { Db } from './client.js';
+import { sendHeldWrites } from './write-behind.js';
 
 /** A call's work in the group's transaction: its answer, and the line committed with it. */
 export type GroupWork<T, L> = (tx: Db) => Promise<{ value: T; line: L }>;
@@ -69,6 +70,11 @@ export function groupCommit<L>(
           out.push(done.value);
           lines.push(done.line);
         }
+        // Writes the calls held back (src/db/write-behind.ts) go now: one of them failing is a call's
+        // failure, not the commit's, so the calls run again alone, where each sees its own.
+        await sendHeldWrites(tx).catch(() => {
+          throw new GroupMemberFailed();
+        });
         await opts.beforeCommit(tx, lines);
         return out;
       });

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { activity, sections } from '../../src/db/schema.js';
+import { activity, sections, websites } from '../../src/db/schema.js';
 import { lockWaiters } from '../helpers/pg-locks.js';
 import { until } from '../helpers/process.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
@@ -78,6 +78,15 @@ it.runIf(url)(
       const revs = answers.map((a) => a.data!.rev as number).sort((a, b) => a - b);
       expect(revs).toEqual(Array.from({ length: 24 }, (_, i) => before + 1 + i));
       expect(await revOf()).toBe(before + 24);
+      // The group's edits after its first were held and sent as one statement (src/db/write-behind.ts):
+      // each still answers its own draft revision, one apart, and the website ends at the last.
+      const drafts = answers.map((a) => a.data!.draftRevision as number).sort((a, b) => a - b);
+      expect(drafts).toEqual(Array.from({ length: 24 }, (_, i) => drafts[0]! + i));
+      const [site] = await db
+        .select({ draftRev: websites.draftRev })
+        .from(websites)
+        .where(eq(websites.id, demo.websites.main));
+      expect(site!.draftRev).toBe(drafts[23]);
       // Each edit has its Activity line; the 23 that queued behind the first share one transaction.
       const lines = await db
         .select({ xmin })
