@@ -102,9 +102,10 @@ export async function bench(): Promise<void> {
   await new Promise<void>((r) => child.stdout!.on('data', (d) => String(d).includes('bench server') && r()));
   const demo = JSON.parse(readFileSync(out, 'utf8'));
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  // BENCH_PROFILE=write profiles update_section_text instead of get_page.
+  // BENCH_PROFILE=write profiles update_section_text instead of get_page, BENCH_PROFILE=list tools/list.
   const write = process.env.BENCH_PROFILE === 'write';
-  const tool = write ? 'update_section_text' : 'get_page';
+  const list = process.env.BENCH_PROFILE === 'list';
+  const tool = list ? 'tools/list' : write ? 'update_section_text' : 'get_page';
   const r = await autocannon({
     url: demo.mcpUrl,
     method: 'POST',
@@ -114,22 +115,24 @@ export async function bench(): Promise<void> {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-11-25',
-      authorization: `Bearer ${demo.tokens.default}`,
+      authorization: `Bearer ${list ? demo.tokens.all : demo.tokens.default}`,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
-      method: 'tools/call',
-      params: write
-        ? {
-            name: 'update_section_text',
-            arguments: {
-              pageId: demo.pages.home,
-              sectionId: demo.sections.hero,
-              text: { heading: 'Fresh bread daily' },
-            },
-          }
-        : { name: 'get_page', arguments: { pageId: demo.pages.about } },
+      method: list ? 'tools/list' : 'tools/call',
+      params: list
+        ? {}
+        : write
+          ? {
+              name: 'update_section_text',
+              arguments: {
+                pageId: demo.pages.home,
+                sectionId: demo.sections.hero,
+                text: { heading: 'Fresh bread daily' },
+              },
+            }
+          : { name: 'get_page', arguments: { pageId: demo.pages.about } },
     }),
   });
   await new Promise<void>((resolve) => {
