@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { fixedSelect, fixedSql } from '../../db/named.js';
-import { assets, pages, sections, websites } from '../../db/schema.js';
+import { assets, pages, sections } from '../../db/schema.js';
 import { writeBehind } from '../../db/write-behind.js';
 import { bumpDraftRevision, draftBump } from '../sites/draft-revision.js';
 import type { AnySiteCtx, SiteCtx } from '../context.js';
@@ -114,10 +114,10 @@ export async function saveSection(
     const earlier = pending.sections.get(row.id)?.patch;
     pending.sections.set(row.id, { row: saved, patch: { ...earlier, ...patch } });
     pending.bumps += 1;
-    pending.draftRev += 1;
+    pending.draftRevision += 1;
     pending.now = ctx.now;
     hold(ctx.tx, saved);
-    return { rev, draftRevision: pending.draftRev };
+    return { rev, draftRevision: pending.draftRevision };
   }
   const columns = PATCHABLE.filter((c) => patch[c] !== undefined);
   const result = await saveStatement(columns)(ctx.tx, {
@@ -131,7 +131,7 @@ export async function saveSection(
   const draftRevision = Number(result.rows[0]!.draft_rev);
   heldSaves.hold(ctx.tx, ctx.website.id, {
     websiteId: ctx.website.id,
-    draftRev: draftRevision,
+    draftRevision,
     bumps: 0,
     now: ctx.now,
     sections: new Map(),
@@ -143,7 +143,7 @@ export async function saveSection(
 type HeldSaves = {
   websiteId: string;
   /** The draft revision after the last save, held or sent. */
-  draftRev: number;
+  draftRevision: number;
   /** Draft revisions held back (one per held save). */
   bumps: number;
   now: Date;
@@ -169,13 +169,7 @@ const heldSaves = writeBehind<HeldSaves>('sections', async (tx, held) => {
 // The held saves of one website in one statement: each section's patched columns (absent ones keep
 // their value), its rev and time, and the draft revision moved on by the number of saves held.
 const saveHeldStatement = fixedSql('sitegate_save_held_sections', (db) => {
-  const bump = db
-    .update(websites)
-    .set({
-      draftRev: sql`${websites.draftRev} + ${sql.placeholder('bumps')}::integer`,
-      updatedAt: sql.placeholder('now') as unknown as Date,
-    })
-    .where(eq(websites.id, sql.placeholder('websiteId')));
+  const bump = draftBump(db, sql.placeholder('websiteId'), sql.placeholder('now'), sql.placeholder('bumps'));
   return sql`with saved as (
     update sections as s set
       content = coalesce(v.content, s.content),
