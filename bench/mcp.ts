@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildIfStale, compiled, productNodeFlags } from './compiled.js';
+import { freePort } from '../scripts/free-port.js';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -100,12 +101,12 @@ export function measuredEnv(dir: string, port: number): Record<string, string> {
 
 export async function bench(): Promise<void> {
   buildIfStale(root);
-  const basePort = 19_100 + Math.floor(Math.random() * 500);
+  const basePort = await freePort();
   const baseline = await start(['bench/baseline-server.ts', String(basePort)], {}, (o) =>
     o.includes('ready'),
   );
   const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-bench-'));
-  const sgPort = basePort + 1;
+  const sgPort = await freePort(new Set([basePort]));
   const demoFile = path.join(dir, 'demo.json');
   const env = measuredEnv(dir, sgPort);
   const args = [

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { productNodeFlags } from './compiled.js';
+import { freePort } from '../scripts/free-port.js';
 
 const LAYERS: Array<[string, RegExp]> = [
   [
@@ -74,7 +75,7 @@ export async function bench(): Promise<void> {
   const pg = Boolean(url && process.env.REDIS_URL);
   const backend = pg ? 'PostgreSQL + Redis' : 'PGlite';
   const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-profile-'));
-  const port = 21_000 + Math.floor(Math.random() * 8000);
+  const port = await freePort();
   const run = randomBytes(4).toString('hex');
   const out = path.join(dir, 'demo.json');
   const child = spawn(
