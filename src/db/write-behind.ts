@@ -91,7 +91,7 @@ export function sendHeldWrites(tx: Db): Promise<void> {
 }
 
 /** Forgets what the transaction holds (it is rolling back). */
-export function dropHeldWrites(tx: Db): void {
+function dropHeldWrites(tx: Db): void {
   const conn = connectionOf(tx);
   if (conn) heldOn.get(conn)?.clear();
 }

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/db/client.js';
 import { groupCommit } from '../../src/db/group-commit.js';
+import { writeBehind } from '../../src/db/write-behind.js';
 import { testDatabase } from '../helpers/db.js';
 
 let database: Database;
@@ -109,4 +110,32 @@ it('a failure at the commit fails the whole group and runs nothing again', async
   expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
   expect(runs).toBe(3); // one alone, two together: none run twice
   expect(await tags('commit-fails')).toEqual([]);
+});
+
+it('a held write that fails inside a group is that call’s failure: the calls run again alone, the others commit', async () => {
+  const { group, commits } = probe();
+  // Each call holds its tag back (src/db/write-behind.ts); a null tag fails when sent (not null).
+  const held = writeBehind<{ tag: string | null }>('group-probe', async (tx, h) => {
+    await tx.execute(sql`insert into group_commit_probe (tag) values (${h.tag})`);
+  });
+  const runs: string[] = [];
+  const first = group('held', async () => ({ value: 'first', line: 'held-0' }));
+  const grouped = [
+    ['held-1', 'held-1-write'],
+    ['held-2', null],
+    ['held-3', 'held-3-write'],
+  ].map(([tag, write]) =>
+    group('held', async (tx) => {
+      runs.push(tag!);
+      held.hold(tx, tag!, { tag: write ?? null });
+      return { value: tag, line: tag! };
+    }),
+  );
+  const settled = await Promise.allSettled([first, ...grouped]);
+  expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  // Together first (rolled back when the held writes failed), then each alone.
+  expect(runs).toEqual(['held-1', 'held-2', 'held-3', 'held-1', 'held-2', 'held-3']);
+  // The three never reached a commit together; held-2's line was written alone, then rolled back.
+  expect(commits).toEqual([['held-0'], ['held-1'], ['held-2'], ['held-3']]);
+  expect(await tags('held-')).toEqual(['held-0', 'held-1', 'held-1-write', 'held-3', 'held-3-write']);
 });

@@ -13,9 +13,12 @@ beforeAll(async () => {
   await database.db.execute(sql`create table if not exists write_behind_probe (tag text not null)`);
 });
 
+const insert = (tx: Db, tag: string | null) =>
+  tx.execute(sql`insert into write_behind_probe (tag) values (${tag})`);
+
 /** Held tags, each inserted when sent; a null tag fails (the column is not null). */
 const probe = writeBehind<{ tags: Array<string | null> }>('probe', async (tx, held) => {
-  for (const tag of held.tags) await tx.execute(sql`insert into write_behind_probe (tag) values (${tag})`);
+  for (const tag of held.tags) await insert(tx, tag);
 });
 
 const count = async (db: Db, tag: string) =>
@@ -63,9 +66,9 @@ it('a held write that fails fails the next statement instead of running it, and 
   let next: unknown = 'not run';
   await expect(
     database.db.transaction(async (tx) => {
-      await tx.execute(sql`insert into write_behind_probe (tag) values (${before})`);
+      await insert(tx, before);
       probe.hold(tx, 'a', { tags: [null] });
-      next = await tx.execute(sql`insert into write_behind_probe (tag) values (${after})`).then(
+      next = await insert(tx, after).then(
         () => 'ran',
         (err: unknown) => err,
       );
@@ -84,7 +87,7 @@ it('a held write that fails at the commit fails the transaction, with nothing wr
   const before = uniqueTag();
   await expect(
     database.db.transaction(async (tx) => {
-      await tx.execute(sql`insert into write_behind_probe (tag) values (${before})`);
+      await insert(tx, before);
       probe.hold(tx, 'a', { tags: [null] });
     }),
   ).rejects.toThrow();
@@ -92,7 +95,7 @@ it('a held write that fails at the commit fails the transaction, with nothing wr
   // The connection is fit for the next transaction.
   const next = uniqueTag();
   await database.db.transaction(async (tx) => {
-    await tx.execute(sql`insert into write_behind_probe (tag) values (${next})`);
+    await insert(tx, next);
   });
   expect(await count(database.db, next)).toBe(1);
 });

@@ -114,10 +114,9 @@ export async function saveSection(
     const earlier = pending.sections.get(row.id)?.patch;
     pending.sections.set(row.id, { row: saved, patch: { ...earlier, ...patch } });
     pending.bumps += 1;
-    pending.draftRevision += 1;
     pending.now = ctx.now;
     hold(ctx.tx, saved);
-    return { rev, draftRevision: pending.draftRevision };
+    return { rev, draftRevision: pending.sentRevision + pending.bumps };
   }
   const columns = PATCHABLE.filter((c) => patch[c] !== undefined);
   const result = await saveStatement(columns)(ctx.tx, {
@@ -131,7 +130,7 @@ export async function saveSection(
   const draftRevision = Number(result.rows[0]!.draft_rev);
   heldSaves.hold(ctx.tx, ctx.website.id, {
     websiteId: ctx.website.id,
-    draftRevision,
+    sentRevision: draftRevision,
     bumps: 0,
     now: ctx.now,
     sections: new Map(),
@@ -142,9 +141,9 @@ export async function saveSection(
 /** A website's saves held back in a transaction: each section's last row and what was patched in it. */
 type HeldSaves = {
   websiteId: string;
-  /** The draft revision after the last save, held or sent. */
-  draftRevision: number;
-  /** Draft revisions held back (one per held save). */
+  /** The draft revision the sent save returned. */
+  sentRevision: number;
+  /** Saves held back since, each one draft revision more. */
   bumps: number;
   now: Date;
   sections: Map<string, { row: SectionRow; patch: SectionPatch }>;
