@@ -95,8 +95,12 @@ function editTarget(s: Site, pageId: string, sectionId: string, field: string): 
   };
 }
 
+// BENCH_LEGS=<regular expression>: only the legs whose name matches (the others answer an empty row).
+const only = process.env.BENCH_LEGS ? new RegExp(process.env.BENCH_LEGS) : null;
+
 /** A leg, with the calls that answered an error counted among its errors. */
 async function writeLeg(name: string, targets: Target[]): Promise<Row> {
+  if (only && !only.test(name)) return { leg: `${name} (skipped)`, rps: 0, p50: 0, p99: 0, bad: 0 };
   failed = 0;
   const row = await leg(name, targets, true, CLIENTS);
   row.bad += failed;
@@ -136,7 +140,7 @@ export async function bench(): Promise<void> {
     return { one, sections, on };
   };
   try {
-    await spread('PGlite', {});
+    if (!only || only.test('PGlite')) await spread('PGlite', {});
     for (const p of procs.splice(0)) p.child.kill();
     if (!pgUrl || !redisUrl) {
       console.log('(no BENCH_DATABASE_URL/DATABASE_URL and REDIS_URL: PostgreSQL legs skipped)');
@@ -160,6 +164,7 @@ export async function bench(): Promise<void> {
         ...on(one, eight),
         ...on(shared(two), eight),
       ]);
+    if (only && !only.test('processes')) return;
     const r1 = await reference();
     const t1 = await both();
     const r2 = await reference();
