@@ -29,6 +29,11 @@ export function asLongWork<T>(ms: number, fn: () => T): T {
   return withDeadlineAt(performance.now() + ms, fn, true);
 }
 
+/** Runs `fn` with no deadline: work that outlives the call (Activity batches, mail after the commit). */
+export function outsideDeadline<T>(fn: () => T): T {
+  return store.exit(fn);
+}
+
 /** The deadline in force (a `performance.now()` instant), or undefined outside any. */
 export function deadlineAt(): number | undefined {
   return store.getStore()?.at;

@@ -20,7 +20,7 @@
 // without running, a group runs within the earliest deadline of its calls, and a call run alone within
 // its own.
 import type { Db } from './client.js';
-import { DeadlineExceeded, deadlineAt, withDeadlineAt } from './deadline.js';
+import { DeadlineExceeded, deadlineAt, outsideDeadline, withDeadlineAt } from './deadline.js';
 import { isRetryable } from './failures.js';
 import { transaction, workspaces } from './transactions.js';
 
@@ -52,8 +52,9 @@ export function groupCommit<L>(
   // A key is present while one of its transactions is in flight; its array holds the calls waiting.
   const waiting = new Map<string, Job<L>[]>();
 
+  // Each group runs in the context of the call that started the loop: the deadline is set anew.
   const within = <T>(at: number | undefined, run: () => Promise<T>) =>
-    at === undefined ? run() : withDeadlineAt(at, run, true);
+    at === undefined ? outsideDeadline(run) : withDeadlineAt(at, run, true);
 
   const alone = async (job: Job<L>, key: string) => {
     try {

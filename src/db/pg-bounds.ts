@@ -30,6 +30,9 @@ export function poolOptions(url: string, max: number, bounds: DbBounds): pg.Pool
     statement_timeout: bounds.statementTimeoutMs,
     query_timeout: bounds.statementTimeoutMs + CLIENT_MARGIN_MS,
     idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
+    // A statement whose client gave up (its call's deadline, src/db/session.ts) and closed the
+    // connection is ended by the server within a second, even while it waits on a lock.
+    options: '-c client_connection_check_interval=1000',
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   };

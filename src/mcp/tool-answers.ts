@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Progress } from '../domain/context.js';
 import { type ListingFacts, listingFacts } from '../gate/listing.js';
-import { type CallDeps, callTool } from './call.js';
+import { type CallDeps, callTool, recordUnknownTool } from './call.js';
 import { type StepCodec, approvalAnswer, checkStepState, unboundAnswer } from './human-steps.js';
 import type { Principal } from './principal.js';
 
@@ -64,9 +64,12 @@ export async function callToolAnswer(
     if (!deps.registry.get(name)) throw unknownTool(name);
     return unboundAnswer(principal, steps.base, ctx, steps.codec);
   }
-  const result = await callTool(deps, principal.caller, name, args, ctx && progressOf(ctx));
-  // Refused only after callTool, which has recorded the attempt in Activity.
-  if (!deps.registry.get(name)) throw unknownTool(name);
+  const tool = deps.registry.get(name);
+  if (!tool) {
+    recordUnknownTool(deps, principal.caller, name);
+    throw unknownTool(name);
+  }
+  const result = await callTool(deps, principal.caller, tool, args, ctx && progressOf(ctx));
   if (name === 'confirm_pending_action') {
     const planId = String((args as { planId?: unknown } | undefined)?.planId ?? '');
     return approvalAnswer(result, planId, steps.base, ctx, steps.codec);
