@@ -12,7 +12,7 @@ import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder
 import { faultPoint } from '../kernel/fault.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
 import { REPLAY_SUMMARY, runOnce } from '../domain/idempotency/keys.js';
-import { recheckReplay } from '../domain/idempotency/replay.js';
+import { assertCreatedSiteStands } from '../domain/idempotency/replay.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
 import { unstorableInput } from '../domain/storable.js';
 import { admitInput, authorize } from '../gate/authorize.js';
@@ -175,8 +175,12 @@ export async function callTool(
           return work();
         },
       );
-      // The other websites the first call touched are checked as they are now, like its own was.
-      if (once.replayed) await recheckReplay(tx, caller, def, input, once);
+      if (once.replayed) {
+        // Every other website the first call touched is checked as it is now, like its own was: each
+        // it was authorized on (a merge target) under the tool's rule, and the one it created.
+        for (const id of once.targets) await authorize(tx, caller, def, id);
+        await assertCreatedSiteStands(tx, caller.companyId, def, input, once.data);
+      }
       replayed = once.replayed;
       return once.data;
     };

@@ -1,12 +1,10 @@
-// Before a replay is answered (docs/reliability.md, "Retries"): every website the stored call touched
-// is checked as it is now, so a caller who has lost a website, or a website that is gone, gets the
-// answer a fresh call would get instead of the day-old one. The call's own website has been through
-// the gate already (src/mcp/call.ts); here the others: each website the first call was authorized on
-// besides it (a merge target), under the tool's own rule, and the website it created, which must still
-// stand in the workspace.
-import type { Caller } from '../../kernel/caller.js';
+// Before a replay is answered (docs/reliability.md, "Retries"), every website the stored call touched
+// is checked as it is now, so a website that is gone gets the answer a fresh call would get instead of
+// the day-old one. The call path does the gate's part (src/mcp/call.ts: the call's own website and
+// each other website it was authorized on, such as a merge target); this is the part about the site
+// the call created, which must still stand in the workspace.
 import type { Db } from '../../db/client.js';
-import { type GateRule, authorize, createsSite } from '../../gate/authorize.js';
+import { type GateRule, createsSite } from '../../gate/authorize.js';
 import { assertSiteStands } from '../sites/delete.js';
 
 /** The website a call created, read from its answer; null for a call that creates none (a merge). */
@@ -20,15 +18,18 @@ function createdSiteOf(
   return typeof id === 'string' ? id : null;
 }
 
-/** Throws the refusal a caller would get now for any website the stored call touched. */
-export async function recheckReplay(
+/**
+ * Throws `not_found` when the website the stored call created is no longer there, saying when it was
+ * deleted and can still be restored. The connection need not reach the site (a single-site connection
+ * that created another one): the first answer said so, and a replay says it again while the site stands.
+ */
+export async function assertCreatedSiteStands(
   db: Db,
-  caller: Caller,
+  companyId: string,
   rule: GateRule,
   input: Readonly<Record<string, unknown>>,
-  replay: { data: unknown; targets: readonly string[] },
+  data: unknown,
 ): Promise<void> {
-  for (const id of replay.targets) await authorize(db, caller, rule, id);
-  const created = createdSiteOf(rule, input, replay.data);
-  if (created) await assertSiteStands(db, caller.companyId, created);
+  const created = createdSiteOf(rule, input, data);
+  if (created) await assertSiteStands(db, companyId, created);
 }
