@@ -1,5 +1,5 @@
-// Erasing one person's personal data on one website (a data-protection request; human-only, the
-// owner's console: never a tool). Every lead, booking and contact of that email address loses name,
+// Erasing one person's personal data on one website (R-CRM-5: a data-protection request; human-only,
+// the owner's console: never a tool). Every lead, booking and contact of that email address loses name,
 // email, phone, message and notes, and stays as an anonymous record so counts and Activity add up.
 // Draft invoices and quotes addressed to them lose the recipient; sent ones are bookkeeping records the
 // business must keep, and are kept (the page says so). Unsent mail to or about them is cancelled and
