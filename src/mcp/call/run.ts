@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import type { CommitLine } from '../../domain/activity/at-commit.js';
 import type { Progress } from '../../domain/context.js';
 import { runOnce } from '../../domain/idempotency/keys.js';
+import { assertCreatedSiteStands } from '../../domain/idempotency/replay.js';
 import { admitInput, authorize } from '../../gate/authorize.js';
 import type { Caller } from '../../kernel/caller.js';
 import type { CallDeps } from '../call.js';
@@ -18,6 +19,11 @@ export class ToolRun {
   readonly afterCommit: Array<() => Promise<void>> = [];
   /** The answer was a keyed call's first answer, given again. */
   replayed = false;
+  /**
+   * The other websites the call is authorized on (a merge target): stored with a keyed call's answer,
+   * and authorized again before it is replayed.
+   */
+  private readonly targets = new Set<string>();
 
   constructor(
     private readonly deps: CallDeps,
@@ -31,6 +37,7 @@ export class ToolRun {
   /** Runs the tool on `db` (the call's transaction in mode 'one', else the pool). */
   async run(db: Db, commitLine?: CommitLine): Promise<unknown> {
     this.afterCommit.length = 0;
+    this.targets.clear();
     this.replayed = false;
     const { def } = this.tool;
     const { input, key } = this.call;
@@ -52,8 +59,11 @@ export class ToolRun {
       website,
       role,
       caller: this.caller,
-      authorizeWebsite: async (other: Db, id: string) =>
-        (await authorize(other, this.caller, def, id)).website,
+      authorizeWebsite: async (other: Db, id: string) => {
+        const { website: target } = await authorize(other, this.caller, def, id);
+        this.targets.add(target.id);
+        return target;
+      },
       commitLine,
     };
     // The context is typed by the declared mode: only a 'one' tool receives `tx`, its transaction.
@@ -67,13 +77,23 @@ export class ToolRun {
     // call's transaction when it has one, so claim, effect and answer commit together.
     const once = await runOnce(
       db,
-      { connectionId: this.caller.connectionId, key, tool: def.name, input },
-      { clock: this.deps.services.clock, inTransaction: (def.transaction ?? 'one') === 'one' },
+      { connectionId: this.caller.connectionId, key, tool: def.name, input, websiteId: website.id },
+      {
+        clock: this.deps.services.clock,
+        inTransaction: (def.transaction ?? 'one') === 'one',
+        targets: () => [...this.targets],
+      },
       async () => {
         await admitInput(db, this.caller, def, input);
         return work();
       },
     );
+    if (once.replayed) {
+      // Every other website the first call touched is checked as it is now, like its own was: each
+      // it was authorized on (a merge target) under the tool's rule, and the one it created.
+      for (const id of once.targets) await authorize(db, this.caller, def, id);
+      await assertCreatedSiteStands(db, this.caller.companyId, def, input, once.data);
+    }
     this.replayed = once.replayed;
     return once.data;
   }
