@@ -1,8 +1,8 @@
-// How long a call may wait on the database in all (docs/reliability.md, "Bounded waits"). A person or an
-// assistant waits for each call: an interactive call (a tool call, a page, a form) gets INTERACTIVE_TIMEOUT_MS
-// from the moment its request arrived, for everything it waits on: a pooled connection, its turn in its
-// workspace's write group, each statement. Long work (imports, migrations, image generation, backups,
-// sweeps) runs under LONG_WORK_TIMEOUT_MS instead. Past the deadline no statement is sent, and a
+// How long a call may wait on the database in all (R-REL-6; docs/reliability.md, "Database stalls"). A
+// person or an assistant waits for each call: an interactive call (a tool call, a page, a form) gets
+// DB_CALL_TIMEOUT_MS from the moment its request arrived, for everything it waits on: a pooled
+// connection, its turn in its workspace's write group, each statement. Long work (imports, migrations,
+// image generation) runs under DB_LONG_WORK_TIMEOUT_MS instead. Past the deadline no statement is sent, and a
 // statement in flight is given up on the client side (src/db/session.ts), its connection closed, so what
 // was not committed never will be; the call answers `unavailable` with nothing changed.
 // The deadline travels with the call's async context (AsyncLocalStorage), so domain code passes nothing.

@@ -1,5 +1,5 @@
-// What a database failure means for the call that met it (docs/reliability.md, "Bounded waits" and
-// "Lock order"). Three kinds matter to the call path:
+// What a database failure means for the call that met it (R-REL-5, R-REL-6; docs/reliability.md,
+// "Lock order" and "Database stalls"). Three kinds matter to the call path:
 // - retryable: PostgreSQL chose this transaction to undo (deadlock 40P01, serialization failure 40001);
 //   it rolled back whole, so running it again is safe (src/db/transactions.ts does, a bounded number of
 //   times);

@@ -1,5 +1,5 @@
-// Every transaction Sitegate opens, opened here (test/architecture/transactions.test.ts: no other file
-// calls `.transaction(`), with the lock order and the retry rule of docs/reliability.md ("Lock order").
+// Every transaction Sitegate opens, opened here (test/architecture/write-path.test.ts: no other file
+// calls `.transaction(`), with the lock order and the retry rule of R-REL-5 (docs/reliability.md, "Lock order").
 //
 // Lock order. A transaction that writes a workspace's rows first takes that workspace's write lock (a
 // transaction-scoped advisory lock keyed by the workspace id; several in ascending id order), and only

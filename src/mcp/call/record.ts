@@ -61,7 +61,7 @@ export class CallRecord {
   failed(err: unknown): CallToolResult {
     if (err instanceof Refusal) return this.answerRefusal('denied', err, `${this.tool} refused: ${err.code}`);
     // The database was away or slow past the call's bound, and nothing was committed: say so, with
-    // the code and hint that tell the caller a retry is safe (docs/reliability.md, "Bounded waits").
+    // the code and hint that tell the caller a retry is safe (R-REL-6).
     if (isUnavailable(err)) {
       return this.answerRefusal(
         'failed',
