@@ -2,6 +2,7 @@
 // Text is plain text or a small Markdown subset; URLs are http(s), site-relative or library asset ids.
 // Raw HTML, CSS, <script>, javascript: and data: URLs can never enter: every write path validates here.
 import { z } from 'zod';
+import { outsideSubset } from './markdown-subset.js';
 
 const TAG_LIKE = /<\s*\/?\s*[a-zA-Z!?]/;
 // javascript:/vbscript: anywhere; data: only where it looks like a URL ("data:text/html,…", "data:,…"),
@@ -207,7 +208,30 @@ export function parseSectionContent(
 ): { ok: true; content: Record<string, unknown> } | { ok: false; message: string } {
   if (!isSectionType(type)) return { ok: false, message: `Unknown section type "${type}".` };
   const r = SECTION_SCHEMAS[type].safeParse(content);
-  if (r.success) return { ok: true, content: r.data as Record<string, unknown> };
+  if (r.success) {
+    const outside = outsideOfSubset(type, r.data as Record<string, unknown>);
+    if (outside) return { ok: false, message: outside };
+    return { ok: true, content: r.data as Record<string, unknown> };
+  }
   const issue = r.error.issues[0]!;
   return { ok: false, message: `${type}.${issue.path.join('.') || '(content)'}: ${issue.message}` };
+}
+
+/** The values at a field path ("items.body") of parsed content, through lists. */
+function valuesAt(v: unknown, keys: readonly string[]): unknown[] {
+  if (Array.isArray(v)) return v.flatMap((x) => valuesAt(x, keys));
+  if (!keys.length) return [v];
+  if (!v || typeof v !== 'object') return [];
+  return valuesAt((v as Record<string, unknown>)[keys[0]!], keys.slice(1));
+}
+
+/** "text.body: a reference-style link … is not in the Markdown subset", or null. */
+function outsideOfSubset(type: SectionType, content: Record<string, unknown>): string | null {
+  for (const [path, format] of Object.entries(MARKDOWN_FIELDS[type]))
+    for (const v of valuesAt(content, path.split('.'))) {
+      const named = typeof v === 'string' ? outsideSubset(v, format) : null;
+      if (named)
+        return `${type}.${path}: ${named} is not in the Markdown subset the site shows; write it another way.`;
+    }
+  return null;
 }
