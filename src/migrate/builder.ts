@@ -182,6 +182,10 @@ export class Builder {
       return;
     }
     if (this.testimonial(c)) return;
+    if (c.attribs.role === 'tabpanel') {
+      this.tabPanel(c);
+      return;
+    }
     const items = groupItems($, c);
     if (items && !items.some((i) => groupItems($, i))) {
       this.group(c, items);
@@ -206,6 +210,26 @@ export class Builder {
     this.flush();
     this.regions.push(c.attribs.id ? slugFor(c.attribs.id) : null);
     if (!this.cta(c)) this.walk(c);
+    this.flush();
+    this.regions.pop();
+  }
+
+  /** A tab panel is a section of its own, headed by its tab's label (never merged with its neighbours). */
+  private tabPanel(panel: Element): void {
+    const $ = this.$;
+    // Only a plain id is looked up (an id is the page's text, never a selector of its own).
+    const id = /^[A-Za-z][\w:.-]{0,100}$/.test(panel.attribs.id ?? '') ? panel.attribs.id! : '';
+    const by = panel.attribs['aria-labelledby'] ?? '';
+    const tab =
+      (/^[A-Za-z][\w:.-]{0,100}$/.test(by) ? $(`[id="${by}"]`)[0] : undefined) ??
+      (id
+        ? $(`[aria-controls="${id}"], [data-bs-target="#${id}"], [data-target="#${id}"], a[href="#${id}"]`)[0]
+        : undefined);
+    const label = tab ? safeText(textOf($, tab), 200) : '';
+    this.flush();
+    this.pending = { heading: label || undefined, level: 3, lines: [] };
+    this.regions.push(id ? slugFor(id) : null);
+    this.walk(panel);
     this.flush();
     this.regions.pop();
   }

@@ -4,6 +4,7 @@
 // Every line is made safe for SafeText (no tag-like text, no script-capable schemes, no controls).
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { isSafeLinkTarget } from '../domain/sections/types.js';
 
 /** Plain text safe for SafeText: whitespace collapsed, tag-like "<x" and script schemes neutralised. */
 export function safeText(s: string, max: number): string {
@@ -57,15 +58,43 @@ export function removeHidden($: CheerioAPI): string[] {
     popups.push(safeText(e.find('h1, h2, h3, h4, .modal-title').first().text() || e.text(), 80));
   });
   $('.modal, [role="dialog"], dialog:not([open])').remove();
-  $('[hidden], [aria-hidden="true"], template, .visually-hidden, .sr-only').remove();
+  // A tab panel is hidden until its tab is clicked: a visitor reads it, so it stays.
+  $('[hidden]:not([role="tabpanel"]), [aria-hidden="true"], template, .visually-hidden, .sr-only').remove();
   $('[style]').each((_, el) => {
     const style = ($(el).attr('style') ?? '').replace(/\s+/g, '').toLowerCase();
-    if (/(^|;)display:none|(^|;)visibility:hidden/.test(style)) $(el).remove();
+    if (/(^|;)display:none|(^|;)visibility:hidden/.test(style) && $(el).attr('role') !== 'tabpanel')
+      $(el).remove();
   });
   $('.d-none').each((_, el) => {
     if (!SHOWN_AT_SOME_WIDTH.test(classOf(el))) $(el).remove();
   });
   return popups;
+}
+
+/**
+ * A counter a script animates shows "0" in the page and the number it counts up to in a data
+ * attribute (data-count, data-target, data-purecounter-end …): the visitor reads that number.
+ */
+export function settleCounters($: CheerioAPI): void {
+  $(
+    '[data-count], [data-target], [data-to], [data-value], [data-number], [data-purecounter-end], [data-countup]',
+  )
+    .add(
+      $('*').filter((_, el) =>
+        Object.keys((el as Element).attribs ?? {}).some((k) => /^data-.*(count|end)/.test(k)),
+      ),
+    )
+    .each((_, el) => {
+      const e = el as Element;
+      if (e.children.some(isTag) || !/^\s*0+\s*$/.test($(e).text())) return;
+      const value = Object.entries(e.attribs)
+        .filter(([k, v]) => k.startsWith('data-') && /^\d[\d.,]*$/.test(v.trim()))
+        .sort(
+          ([a], [b]) =>
+            Number(/(end|target|count|to|value)$/.test(b)) - Number(/(end|target|count|to|value)$/.test(a)),
+        )[0];
+      if (value) $(e).text(value[1].trim());
+    });
 }
 
 /** Turns an href into a link target for section text, or null for "no link" (dead, script, mail). */
@@ -103,6 +132,20 @@ function wrap(inner: string, mark: string): string {
   return `${lead}${mark}${t}${mark}${trail}`;
 }
 
+/** A mailto: or tel: link as a safe Markdown link target (address only, no query), or null. */
+export function contactLink(href: string): string | null {
+  const h = href.trim();
+  let to: string;
+  try {
+    to = /^mailto:/i.test(h)
+      ? `mailto:${decodeURIComponent(h.slice(7).split('?')[0]!).trim()}`
+      : `tel:${decodeURIComponent(h.slice(4)).replace(/[\s/]/g, '')}`;
+  } catch {
+    return null;
+  }
+  return isSafeLinkTarget(to) ? to : null;
+}
+
 /** Inline content as one Markdown line (or a few, for <br>). */
 function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink = false): string {
   let out = '';
@@ -120,7 +163,7 @@ function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink
       let label = inlineMd($, n.children, link, true).replace(/\s+/g, ' ').trim();
       const mail = /^(mailto):([^?]*)/i.exec(href.trim());
       const phone = /^tel:/i.test(href.trim());
-      const target = mail || phone ? null : link(href);
+      const target = mail || phone ? contactLink(href) : link(href);
       // An icon-only link is kept only where it goes somewhere: its name alone would read as text.
       if (!label && target) label = iconLabel($, n);
       if (!label) continue;
@@ -324,6 +367,4 @@ export function flowBlocks(
   return out;
 }
 
-/** A date as post cards and bylines print it: "March 12, 2026", "14 March 2026", "2026-03-12". */
-export const DATE =
-  /\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d{4}-\d{2}-\d{2})\b/i;
+export { DATE } from './dates.js';

@@ -79,6 +79,14 @@ const PortablePage = z
     title: Name,
     kind: z.enum(['page', 'post']).default('page'),
     excerpt: Plain(500).nullable().default(null),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/)
+      .refine((d) => !Number.isNaN(Date.parse(d)), 'Not a real date.')
+      .optional()
+      .describe(
+        "A post's date (YYYY-MM-DD or an ISO date-time): the day its blog shows. Default: the day of the import.",
+      ),
     seo: z
       .object({
         title: Plain(200).nullable().default(null),
