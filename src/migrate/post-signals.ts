@@ -62,7 +62,10 @@ export function listingOf($: CheerioAPI, page: URL): Listing {
     for (const items of groups.values()) {
       if (items.length < 2) continue;
       const leads = items.map((i) => (dated($, i) ? primaryLink($, i, page) : null));
-      if (leads.filter(Boolean).length >= 2) items.forEach((i, n) => leads[n] && out.set(i, leads[n]!));
+      if (leads.filter(Boolean).length < 2) continue;
+      items.forEach((i, n) => {
+        if (leads[n]) out.set(i, leads[n]);
+      });
     }
   });
   // The innermost items: a year of an archive holds its posts' entries, each an item of its own.
