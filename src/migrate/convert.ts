@@ -158,6 +158,10 @@ export function convertPage(
       content: { body: safeMarkdown(footerBlocks.join('\n\n'), 20_000) },
     });
   }
+  for (const words of b.shortened)
+    actions.push(
+      `A block of ${path} longer than 20,000 characters was shortened to fit a section: the one starting "${words}…". Add the rest by hand if you need it.`,
+    );
   const cap = Math.min(ctx.sectionCap ?? SECTIONS_PER_PAGE, SECTIONS_PER_PAGE);
   const fitted = fitSections(b.sections, cap);
   if (fitted.dropped)

@@ -16,6 +16,8 @@ export type ConvertCtx = {
   onPreview?: (postPath: string, excerpt: string) => void;
   backgrounds: Map<AnyNode, string>;
   isPost: boolean;
+  /** The brand's logo (absolute address): it becomes the site's logo, never a picture on a page. */
+  logo?: string | null;
   /** Fingerprints of outer blocks to leave out: the site's furniture, kept on the home page only. */
   furniture?: ReadonlySet<string>;
   /** Sections this page may hold: a page's cap, or a fair share of the whole import's. */

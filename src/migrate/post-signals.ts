@@ -54,7 +54,7 @@ export function listingOf($: CheerioAPI, page: URL): Listing {
     const lead = primaryLink($, art, page);
     if (lead) out.set(art, lead);
   }
-  $('body *').each((_, parent) => {
+  $('body, body *').each((_, parent) => {
     const kids = (parent as Element).children.filter(isTag) as Element[];
     if (kids.length < 2 || $(parent).closest(CHROME).length) return;
     const groups = new Map<string, Element[]>();

@@ -61,6 +61,8 @@ export function readSignals($: CheerioAPI, url: URL): PageSignals {
     const raw = $(a).attr('href') ?? '';
     // An anchor names a place on a page, not the page; the brand link is the site's name.
     if (raw.includes('#') || isBrandLink($, a) || $(a).closest('footer').length) return;
+    // A breadcrumb trail names where a page sits, not what it is called.
+    if ($(a).closest('[class*="breadcrumb" i], [aria-label*="breadcrumb" i]').length) return;
     const href = absolute(raw, url);
     const label = safeText(textOf($, a), 200);
     if (href && label) nav.push({ href, label });

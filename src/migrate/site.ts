@@ -176,6 +176,7 @@ export function pageCtx(
     assetRef,
     backgrounds,
     isPost: page.isPost,
+    logo: plan.logoUrl,
     // The site's furniture stays on the home page only.
     furniture: plan.pages[0] === page ? undefined : plan.furniture,
     // The import takes a bounded number of sections in all: each page may use its share of them.

@@ -107,8 +107,14 @@ const GEN: Record<SectionType, fc.Arbitrary<Record<string, unknown>>> = {
   text: fc.record({ heading: opt(text), body: text }),
   image: fc.record({ url, alt: text, caption: opt(text) }),
   gallery: fc.record({ heading: opt(text), images: items(fc.record({ url, alt: text })) }),
-  features: fc.record({ heading: opt(text), items: items(fc.record({ title: text, body: text })) }),
-  testimonials: fc.record({ heading: opt(text), items: items(fc.record({ quote: text, author: text })) }),
+  features: fc.record({
+    heading: opt(text),
+    items: items(fc.record({ title: text, body: text, imageUrl: opt(url), url: opt(url) })),
+  }),
+  testimonials: fc.record({
+    heading: opt(text),
+    items: items(fc.record({ quote: text, author: text, imageUrl: opt(url) })),
+  }),
   pricing: fc.record({
     heading: opt(text),
     plans: items(

@@ -86,16 +86,31 @@ export const SECTION_SCHEMAS = {
   features: z
     .object({
       heading: Heading.optional(),
-      // imageUrl (optional): a team member's photo, a portfolio piece, a service's picture.
+      // imageUrl (optional): a team member's photo, a portfolio piece, a service's picture; url
+      // (optional): where the item's title leads (a service's page, a post).
       items: z
-        .array(z.object({ title: Heading, body: SafeText(2000), imageUrl: SafeUrl.optional() }).strict())
+        .array(
+          z
+            .object({
+              title: Heading,
+              body: SafeText(2000),
+              imageUrl: SafeUrl.optional(),
+              url: SafeUrl.optional(),
+            })
+            .strict(),
+        )
         .max(24),
     })
     .strict(),
   testimonials: z
     .object({
       heading: Heading.optional(),
-      items: z.array(z.object({ quote: SafeText(2000), author: SafeText(120) }).strict()).max(24),
+      // imageUrl (optional): the speaker's photo.
+      items: z
+        .array(
+          z.object({ quote: SafeText(2000), author: SafeText(120), imageUrl: SafeUrl.optional() }).strict(),
+        )
+        .max(24),
     })
     .strict(),
   pricing: z

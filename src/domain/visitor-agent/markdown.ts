@@ -60,7 +60,13 @@ function section(type: string, c: Content, at: SiteAddress): string[] {
     case 'gallery':
       return [...h(2, c.heading), ...list(c.images).flatMap((i) => image(i.url, i.alt))];
     case 'features':
-      return [...h(2, c.heading), ...list(c.items).flatMap((i) => [...h(3, i.title), ...p(i.body)])];
+      return [
+        ...h(2, c.heading),
+        ...list(c.items).flatMap((i) => [
+          ...(typeof i.url === 'string' ? [`### [${t(i.title)}](${absolute(i.url, at)})`] : h(3, i.title)),
+          ...p(i.body),
+        ]),
+      ];
     case 'testimonials':
       return [...h(2, c.heading), ...list(c.items).map((i) => `> ${t(i.quote)}\n> — ${t(i.author)}`)];
     case 'pricing':
