@@ -44,12 +44,14 @@ export type Listing = { items: Element[]; links: Element[] };
 
 /**
  * A listing's items and their lead links: two or more siblings of one shape, each holding a link to
- * another page of the site and a date, outside the menus; or an article that previews one (no headline
- * of its own, a date, a link on). Empty when the page lists no posts.
+ * another page of the site and a date, outside the menus; or an article or a list's only entry that
+ * previews one (no headline of its own, a date, a link on). Empty when the page lists no posts.
  */
 export function listingOf($: CheerioAPI, page: URL): Listing {
   const out = new Map<Element, Element>();
-  for (const art of $('article').toArray() as Element[]) {
+  // An article or a list's only entry that previews a post: a listing of one.
+  const lone = $('ul > li:only-child, ol > li:only-child').toArray() as Element[];
+  for (const art of [...($('article').toArray() as Element[]), ...lone]) {
     if ($(art).closest(CHROME).length || $(art).find('h1').length || !dated($, art)) continue;
     const lead = primaryLink($, art, page);
     if (lead) out.set(art, lead);
@@ -152,10 +154,12 @@ export function postOf($: CheerioAPI, page: URL, listing: number): { date: strin
   // A page with one preview is a post only when its own headline is dated (a post with a related one).
   if (listing === 1 && !headlineDate($) && !declaresArticle($)) return null;
   const date = headlineDate($) ?? declaredDate($) ?? dateInPath(page.pathname);
-  // A template's post header, or one article opening with its title and a "Posted on … by …" line.
+  // A template's post header beside the headline, or one article opening with its title and a
+  // "Posted on … by …" line.
   const opening = $('article h1').first().nextAll().first()[0];
   const templateMarks =
-    $('.post-heading, [class*="post-meta"], article:has(h1) time[datetime], header .meta').length > 0 ||
+    (headline($) !== null &&
+      $('.post-heading, [class*="post-meta"], article:has(h1) time[datetime], header .meta').length > 0) ||
     (opening !== undefined && /^(?:posted|published|written)\b/i.test(textOf($, opening)));
   if (declaresArticle($) || templateMarks || (headline($) && (headlineDate($) || dateInPath(page.pathname))))
     return { date };
