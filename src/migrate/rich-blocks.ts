@@ -4,7 +4,6 @@
 // hold whole blocks) reads as the text it holds.
 import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import { isTag, tagOf } from './dom.js';
 
 /** A cell's Markdown: one line, its pipes escaped so they stay in the cell. */
 type Line = (el: Element) => string;
@@ -16,7 +15,9 @@ export function tableMd($: CheerioAPI, table: Element, line: Line): string | nul
   );
   if (!rows.length || $(table).find('table').length) return null;
   const grid = rows.map((tr) =>
-    (tr.children.filter((c) => isTag(c) && ['td', 'th'].includes(tagOf(c))) as Element[]).flatMap((cell) => {
+    (
+      tr.children.filter((c) => c.type === 'tag' && /^t[dh]$/i.test((c as Element).tagName)) as Element[]
+    ).flatMap((cell) => {
       const text = line(cell)
         .replace(/\s*\n\s*/g, ' ')
         .replace(/\|/g, '\\|')
