@@ -55,7 +55,7 @@ const SECTION_MARKDOWN = `Markdown fields: ${fieldsOf('markdown')}; one line of 
 export const update_section_text = defineTool({
   name: 'update_section_text',
   title: 'Update section text',
-  description: `Edits the text fields of one draft section (e.g. heading, subheading, body, buttonLabel; which fields depends on the section type — list_pages/get_page show types). ${SECTION_MARKDOWN} An empty string removes an optional field. ${DRAFT_NOTE}`,
+  description: `Edits the text fields of one draft section (heading, body, buttonLabel…: the fields depend on the section type, which get_page shows). ${SECTION_MARKDOWN} An empty string removes an optional field. ${DRAFT_NOTE}`,
   ...content,
   annotations: EDIT,
   input: z.object({
@@ -158,7 +158,7 @@ export const create_page = defineTool({
 export const create_blog_post = defineTool({
   name: 'create_blog_post',
   title: 'Create blog post',
-  description: `Creates a draft blog post, dated today, with a body in ${MARKDOWN} The post page shows the title as its heading: start the body's own headings at ##. Optional excerpt (≤ 300 characters, plain text) for the blog index. ${DRAFT_NOTE}`,
+  description: `Creates a draft blog post, dated today, with a Markdown body (the subset update_section_text describes). The post page shows the title as its heading: start the body's own headings at ##. Optional excerpt (≤ 300 characters, plain text) for the blog index. ${DRAFT_NOTE}`,
   ...content,
   annotations: CREATE,
   idempotent: 'key',

@@ -87,7 +87,7 @@ export const migrate_site_from_url = defineTool({
   ...MIGRATE_RULE,
   title: 'Migrate site from URL',
   description:
-    "Crawls a live website (bounded, same-site, robots.txt respected), rebuilds each page from the service's sections (heroes with their background image, text with links, features, testimonials, pricing, FAQ, contact, footer; blog posts as posts) and creates an unpublished draft site in one call. Scripts, booking widgets, embeds and pop-ups are not carried over; actionsRequired lists what to redo, failedPages and skippedAssets list every page and image that could not be brought in, and reach says whether this connection can open the new site. With mergeIntoWebsiteId it re-syncs an imported site under the import_site conflict rules (sections keep their externalKey: source page + section id or heading). Sends progress notifications while it crawls.",
+    "Crawls a live website (bounded, same-site, robots.txt respected), rebuilds each page from the service's sections (heroes with their background image, text with links, features, testimonials, pricing, FAQ, contact, footer; blog posts as posts) and creates an unpublished draft site in one call. Scripts, booking widgets, embeds and pop-ups are not carried over; actionsRequired lists what to redo, failedPages and skippedAssets every page and image not brought in, reach whether this connection can open the new site. With mergeIntoWebsiteId it re-syncs an imported site under the import_site conflict rules (sections keep their externalKey: source page + section id or heading). Sends progress notifications while it crawls.",
   annotations: WRITE,
   idempotent: 'key',
   transaction: 'own',
