@@ -1,0 +1,50 @@
+// Server-drawn HTML (the site renderer's page, the approval page's review) shown in a frame of its own:
+// `srcdoc` with a sandbox that allows no script, no form, no popup and no navigation of the app, so the
+// app's script and the drawn page never share a document. `allow-same-origin` only lets the app read
+// the frame's height; with no script in the frame it grants the frame nothing.
+import { h } from './dom.js';
+
+/** The drawn document's own height (not the frame's), or null while it cannot be read. */
+function heightOf(frame: HTMLIFrameElement): number | null {
+  const root = frame.contentDocument?.documentElement;
+  return root ? Math.ceil(root.getBoundingClientRect().height) : null;
+}
+
+/** A page drawn at `width` CSS pixels (390 phone, 1280 desktop), scaled down to fit the app. */
+export function scaledFrame(html: string, width: number, title: string): HTMLElement {
+  const frame = h('iframe', { sandbox: 'allow-same-origin', title, scrolling: 'no' });
+  frame.srcdoc = html;
+  frame.style.width = `${width}px`;
+  const stage = h('div', { class: 'stage' }, frame);
+  const box = h('div', { class: 'viewport' }, stage);
+  const fit = () => {
+    const height = heightOf(frame) ?? 800;
+    const scale = Math.min(1, box.clientWidth / width || 1);
+    frame.style.height = `${height}px`;
+    frame.style.transform = `scale(${scale})`;
+    stage.style.width = `${Math.ceil(width * scale)}px`;
+    stage.style.height = `${Math.ceil(height * scale)}px`;
+  };
+  frame.addEventListener('load', () => {
+    fit();
+    // Late layout (images, fonts) can change the page's height.
+    setTimeout(fit, 300);
+  });
+  new ResizeObserver(fit).observe(box);
+  return box;
+}
+
+/** A document drawn at the app's own width, as tall as it is. */
+export function fullFrame(html: string, title: string): HTMLElement {
+  const frame = h('iframe', { sandbox: 'allow-same-origin', title, class: 'full', scrolling: 'no' });
+  frame.srcdoc = html;
+  const fit = () => {
+    frame.style.height = `${heightOf(frame) ?? 600}px`;
+  };
+  frame.addEventListener('load', () => {
+    fit();
+    setTimeout(fit, 300);
+  });
+  new ResizeObserver(fit).observe(frame);
+  return frame;
+}

@@ -1,0 +1,61 @@
+// The plan app (prepare_publish, prepare_unpublish): what the prepared plan will do, when it expires,
+// and the way to the owner's approval page. It never approves or carries out anything (R-APP-3): its
+// one action asks the host to open the approval page, where the owner, signed in, decides.
+import { startApp } from './bridge.js';
+import { type ChangesView, changesPanel } from './changes.js';
+import { badge, dataOf, h, linkButton, problem, show, viewOf } from './dom.js';
+
+type Plan = { planId: string; kind: string; summary: string; expiresAt: string; approveUrl: string };
+
+const TITLES: Record<string, string> = {
+  publish: 'Publish the draft',
+  unpublish: 'Take the site offline',
+};
+
+/** "in 4 minutes", counting down; "expired" once past. */
+function countdown(expiresAt: string): HTMLElement {
+  const out = h('span', {});
+  const tick = () => {
+    const left = Math.round((Date.parse(expiresAt) - Date.now()) / 60_000);
+    out.textContent =
+      left <= 0
+        ? 'expired: ask your assistant to prepare it again'
+        : `in ${left} minute${left === 1 ? '' : 's'}`;
+  };
+  tick();
+  setInterval(tick, 15_000);
+  return out;
+}
+
+export function main(): void {
+  startApp({
+    name: 'sitegate-plan',
+    onResult(result, host) {
+      const got = dataOf<Plan>(result);
+      if ('error' in got) return show(problem(got.error));
+      const p = got.data;
+      show(
+        h(
+          'header',
+          { class: 'bar' },
+          h(
+            'div',
+            {},
+            h('h1', {}, TITLES[p.kind] ?? 'Plan to approve'),
+            h('p', { class: 'muted' }, badge('Waiting for the owner’s approval', 'changed')),
+          ),
+        ),
+        h('p', { class: 'summary' }, p.summary),
+        linkButton('Open the approval page', p.approveUrl, host.openLink),
+        h(
+          'p',
+          { class: 'muted' },
+          'Only the owner approves, on that page, signed in; nothing happens until then. The plan expires ',
+          countdown(p.expiresAt),
+          '.',
+        ),
+        changesPanel(viewOf<ChangesView>(result)),
+      );
+    },
+  });
+}
