@@ -14,7 +14,19 @@ import type { Frame, Page } from 'playwright-core';
 import { freePort } from '../../scripts/free-port.js';
 import type { RenderInput } from './app-host/host.js';
 
-export type AppHost = { hostUrl: string; sandboxUrl: string; close(): Promise<void> };
+export type AppHost = {
+  hostUrl: string;
+  sandboxUrl: string;
+  /** A real image on the host's origin: loads anywhere a policy does not refuse it. */
+  imageUrl: string;
+  close(): Promise<void>;
+};
+
+/** A 1×1 PNG. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 async function bundle(name: string): Promise<string> {
   const out = await build({
@@ -84,6 +96,7 @@ export async function startAppHost(): Promise<AppHost> {
   const html = { 'content-type': 'text/html; charset=utf-8' };
   const host = createServer((req, res) => {
     if (req.url === '/host.js') return res.writeHead(200, js).end(hostJs);
+    if (req.url === '/pixel.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL);
     if (req.url === '/') return res.writeHead(200, html).end(HOST_PAGE);
     res.writeHead(404).end();
   });
@@ -102,6 +115,7 @@ export async function startAppHost(): Promise<AppHost> {
   const [hostPort, sandboxPort] = [await listen(host), await listen(sandbox)];
   return {
     hostUrl: `http://127.0.0.1:${hostPort}/`,
+    imageUrl: `http://127.0.0.1:${hostPort}/pixel.png`,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}/sandbox.html`,
     async close() {
       await Promise.all([host, sandbox].map((s) => new Promise((r) => s.close(r))));

@@ -10,16 +10,20 @@ function heightOf(frame: HTMLIFrameElement): number | null {
   return root ? Math.ceil(root.getBoundingClientRect().height) : null;
 }
 
-/** A page drawn at `width` CSS pixels (390 phone, 1280 desktop), scaled down to fit the app. */
-export function scaledFrame(html: string, width: number, title: string): HTMLElement {
+/**
+ * A page drawn at `width` CSS pixels (390 phone, 1280 desktop), scaled down to fit the app, scrolled
+ * to the element `focus` names (the first changed section) once drawn.
+ */
+export function scaledFrame(html: string, width: number, title: string, focus?: string): HTMLElement {
   const frame = h('iframe', { sandbox: 'allow-same-origin', title, scrolling: 'no' });
   frame.srcdoc = html;
   frame.style.width = `${width}px`;
   const stage = h('div', { class: 'stage' }, frame);
   const box = h('div', { class: 'viewport' }, stage);
+  let scale = 1;
   const fit = () => {
     const height = heightOf(frame) ?? 800;
-    const scale = Math.min(1, box.clientWidth / width || 1);
+    scale = Math.min(1, box.clientWidth / width || 1);
     frame.style.height = `${height}px`;
     frame.style.transform = `scale(${scale})`;
     stage.style.width = `${Math.ceil(width * scale)}px`;
@@ -29,6 +33,8 @@ export function scaledFrame(html: string, width: number, title: string): HTMLEle
     fit();
     // Late layout (images, fonts) can change the page's height.
     setTimeout(fit, 300);
+    const target = focus ? frame.contentDocument?.getElementById(focus) : null;
+    if (target) box.scrollTop = Math.max(0, target.offsetTop - 24) * scale;
   });
   new ResizeObserver(fit).observe(box);
   return box;

@@ -53,7 +53,9 @@ export function pagePreview(result: ToolResult): HTMLElement {
   });
   const draw = () => {
     for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.width === width));
-    holder.replaceChildren(scaledFrame(view.html, WIDTHS[width], `${view.title}, ${width} preview`));
+    const first = view.marked[0];
+    const title = `${view.title}, ${width} preview`;
+    holder.replaceChildren(scaledFrame(view.html, WIDTHS[width], title, first && `s-${first}`));
   };
   draw();
   return h(
@@ -62,7 +64,12 @@ export function pagePreview(result: ToolResult): HTMLElement {
     h(
       'header',
       { class: 'bar' },
-      h('div', {}, h('h1', {}, view.title), h('p', { class: 'muted' }, view.path, ' ', statusOf(view))),
+      h(
+        'div',
+        {},
+        h('h1', {}, view.title),
+        h('p', { class: 'muted' }, h('code', {}, view.path), ' ', statusOf(view)),
+      ),
       h('div', { class: 'toggle', role: 'group', 'aria-label': 'Preview width' }, ...buttons),
     ),
     holder,
