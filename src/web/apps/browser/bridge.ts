@@ -23,7 +23,7 @@ export type Host = {
   context: McpUiHostContext;
   capabilities: McpUiHostCapabilities;
   /** A tools/call through the host, to this app's own server. */
-  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  callServerTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** Asks the host to open `url` in the person's browser; false when it cannot or would not. */
   openLink(url: string): Promise<boolean>;
 };
@@ -97,7 +97,8 @@ export function startApp(handlers: AppHandlers): void {
     host = {
       context: init.hostContext ?? {},
       capabilities: init.hostCapabilities ?? {},
-      callTool: async (name, args) => (await request('tools/call', { name, arguments: args })) as ToolResult,
+      callServerTool: async (name, args) =>
+        (await request('tools/call', { name, arguments: args })) as ToolResult,
       openLink: async (url) => {
         if (!host?.capabilities.openLinks) return false;
         const params: McpUiOpenLinkRequest['params'] = { url };

@@ -30,7 +30,7 @@ function pageTable(view: SiteView, websiteId: string, host: Host, panel: HTMLEle
     const button = h('button', { type: 'button', 'data-page': p.pageId }, 'Preview');
     button.addEventListener('click', async () => {
       panel.replaceChildren(h('p', { class: 'muted' }, `Drawing ${p.title}…`));
-      const result = await host.callTool('get_page', { pageId: p.pageId, websiteId }).catch(() => null);
+      const result = await host.callServerTool('get_page', { pageId: p.pageId, websiteId }).catch(() => null);
       panel.replaceChildren(result ? pagePreview(result) : problem('The host could not call get_page.'));
     });
     return h(
