@@ -7,6 +7,7 @@
 // reads customer records: visitor text (leads, messages) never reaches an app.
 import { z } from 'zod';
 import { ParamId, defineTool } from '../../mcp/define-tool.js';
+import { get_page } from '../../mcp/tools/site.js';
 import type { DirectSiteCtx } from '../../domain/context.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { changedSections, pageStatus } from '../../domain/pages/page-status.js';
@@ -18,13 +19,10 @@ import { makeResolver } from '../render/markdown.js';
 import { renderPage } from '../render/page.js';
 import { previewSite } from '../routes/preview.js';
 
-const READ = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const site = { scope: 'site:read', area: 'site', role: 'viewer' } as const;
+// Every view runs under get_page's rule, with its annotations: whoever may read the site's pages may
+// see them drawn.
+const { scope, area, role, annotations } = get_page;
+const site = { scope, area, role, annotations };
 
 /** The draft, the live site (null when nothing is live) and what differs between them. */
 async function compared(ctx: DirectSiteCtx) {
@@ -57,7 +55,6 @@ export const page_view = defineTool({
   title: 'Page preview (app)',
   description: 'The draft page as visitors will see it, drawn by the site renderer, changed sections marked.',
   ...site,
-  annotations: READ,
   transaction: 'none',
   cacheable: true,
   input: z.object({ pageId: ParamId }),
@@ -92,7 +89,6 @@ export const changes_view = defineTool({
   title: 'Draft changes (app)',
   description: 'What publishing would change, drawn as the approval page draws it.',
   ...site,
-  annotations: READ,
   transaction: 'none',
   cacheable: true,
   input: z.object({}),
@@ -116,7 +112,6 @@ export const site_view = defineTool({
   title: 'Site pages (app)',
   description: 'The site’s pages with where each stands: new, changed or live; pages that would go offline.',
   ...site,
-  annotations: READ,
   transaction: 'none',
   cacheable: true,
   input: z.object({}),

@@ -1,10 +1,10 @@
 // Building the apps' own markup: every string goes in as text, never as HTML, so nothing a tool's
 // answer carries can become markup here. Server-drawn HTML (the site renderer's) only ever goes into a
 // script-less frame (./frame.ts).
-import type { ToolResult } from './bridge.js';
+import { type Host, type ToolResult, startApp } from './bridge.js';
 import { VIEW_META_KEY } from '../../../mcp/apps/catalogue.js';
 
-type Child = Node | string | null | undefined | false;
+export type Child = Node | string | null | undefined | false;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -49,4 +49,28 @@ export function linkButton(label: string, url: string, open: (url: string) => Pr
     if (!(await open(url))) note.textContent = `Open this address in your browser: ${url}`;
   });
   return h('div', { class: 'actions' }, button, note);
+}
+
+/** "1 change", "3 changes". */
+export const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** An app's heading: its title, a line of facts under it, and controls at its side. */
+export function heading(title: string, facts: Child[], side?: Child): HTMLElement {
+  return h(
+    'header',
+    { class: 'bar' },
+    h('div', {}, h('h1', {}, title), h('p', { class: 'muted' }, ...facts)),
+    side,
+  );
+}
+
+/** Starts an app that draws the data of each answer it is shown; a refusal shows in the tool's words. */
+export function drawApp<T>(name: string, draw: (data: T, result: ToolResult, host: Host) => Child[]): void {
+  startApp({
+    name,
+    onResult(result, host) {
+      const got = dataOf<T>(result);
+      show(...('error' in got ? [problem(got.error)] : draw(got.data, result, host)));
+    },
+  });
 }

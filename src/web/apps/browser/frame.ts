@@ -21,7 +21,7 @@ export function scaledFrame(html: string, width: number, title: string, focus?: 
   const stage = h('div', { class: 'stage' }, frame);
   const box = h('div', { class: 'viewport' }, stage);
   let scale = 1;
-  const fit = () => {
+  const resize = () => {
     const height = heightOf(frame) ?? 800;
     scale = Math.min(1, box.clientWidth / width || 1);
     frame.style.height = `${height}px`;
@@ -30,13 +30,13 @@ export function scaledFrame(html: string, width: number, title: string, focus?: 
     stage.style.height = `${Math.ceil(height * scale)}px`;
   };
   frame.addEventListener('load', () => {
-    fit();
+    resize();
     // Late layout (images, fonts) can change the page's height.
-    setTimeout(fit, 300);
+    setTimeout(resize, 300);
     const target = focus ? frame.contentDocument?.getElementById(focus) : null;
     if (target) box.scrollTop = Math.max(0, target.offsetTop - 24) * scale;
   });
-  new ResizeObserver(fit).observe(box);
+  new ResizeObserver(resize).observe(box);
   return box;
 }
 
@@ -44,13 +44,13 @@ export function scaledFrame(html: string, width: number, title: string, focus?: 
 export function fullFrame(html: string, title: string): HTMLElement {
   const frame = h('iframe', { sandbox: 'allow-same-origin', title, class: 'full', scrolling: 'no' });
   frame.srcdoc = html;
-  const fit = () => {
+  const resize = () => {
     frame.style.height = `${heightOf(frame) ?? 600}px`;
   };
   frame.addEventListener('load', () => {
-    fit();
-    setTimeout(fit, 300);
+    resize();
+    setTimeout(resize, 300);
   });
-  new ResizeObserver(fit).observe(frame);
+  new ResizeObserver(resize).observe(frame);
   return frame;
 }

@@ -1,7 +1,7 @@
 // The page preview app (get_page): the draft page as visitors will see it, drawn by the site renderer
 // on the server (src/web/apps/views.tsx), at phone or desktop width, changed sections marked.
 import { type ToolResult, startApp } from './bridge.js';
-import { badge, dataOf, h, problem, show, viewOf } from './dom.js';
+import { badge, count, dataOf, h, heading, problem, show, viewOf } from './dom.js';
 import { scaledFrame } from './frame.js';
 
 type PageData = { title: string; slug: string; sections: Array<{ type: string; hidden: boolean }> };
@@ -19,7 +19,7 @@ function statusOf(view: PageView): HTMLElement {
   if (view.status === 'new') return badge('New: not on the live site yet', 'new');
   if (view.status === 'changed') {
     const n = view.marked.length;
-    return badge(n ? `Changed: ${n} section${n === 1 ? '' : 's'} marked` : 'Changed', 'changed');
+    return badge(n ? `Changed: ${count(n, 'section')} marked` : 'Changed', 'changed');
   }
   return badge('Live as it is', 'live');
 }
@@ -58,20 +58,11 @@ export function pagePreview(result: ToolResult): HTMLElement {
     holder.replaceChildren(scaledFrame(view.html, WIDTHS[width], title, first && `s-${first}`));
   };
   draw();
+  const toggle = h('div', { class: 'toggle', role: 'group', 'aria-label': 'Preview width' }, ...buttons);
   return h(
     'section',
     {},
-    h(
-      'header',
-      { class: 'bar' },
-      h(
-        'div',
-        {},
-        h('h1', {}, view.title),
-        h('p', { class: 'muted' }, h('code', {}, view.path), ' ', statusOf(view)),
-      ),
-      h('div', { class: 'toggle', role: 'group', 'aria-label': 'Preview width' }, ...buttons),
-    ),
+    heading(view.title, [h('code', {}, view.path), ' ', statusOf(view)], toggle),
     holder,
   );
 }

@@ -1,9 +1,8 @@
 // The plan app (prepare_publish, prepare_unpublish): what the prepared plan will do, when it expires,
 // and the way to the owner's approval page. It never approves or carries out anything (R-APP-3): its
 // one action asks the host to open the approval page, where the owner, signed in, decides.
-import { startApp } from './bridge.js';
 import { type ChangesView, changesPanel } from './changes.js';
-import { badge, dataOf, h, linkButton, problem, show, viewOf } from './dom.js';
+import { badge, count, drawApp, h, heading, linkButton, viewOf } from './dom.js';
 
 type Plan = { planId: string; kind: string; summary: string; expiresAt: string; approveUrl: string };
 
@@ -18,9 +17,7 @@ function countdown(expiresAt: string): HTMLElement {
   const tick = () => {
     const left = Math.round((Date.parse(expiresAt) - Date.now()) / 60_000);
     out.textContent =
-      left <= 0
-        ? 'expired: ask your assistant to prepare it again'
-        : `in ${left} minute${left === 1 ? '' : 's'}`;
+      left <= 0 ? 'expired: ask your assistant to prepare it again' : `in ${count(left, 'minute')}`;
   };
   tick();
   setInterval(tick, 15_000);
@@ -28,34 +25,17 @@ function countdown(expiresAt: string): HTMLElement {
 }
 
 export function main(): void {
-  startApp({
-    name: 'sitegate-plan',
-    onResult(result, host) {
-      const got = dataOf<Plan>(result);
-      if ('error' in got) return show(problem(got.error));
-      const p = got.data;
-      show(
-        h(
-          'header',
-          { class: 'bar' },
-          h(
-            'div',
-            {},
-            h('h1', {}, TITLES[p.kind] ?? 'Plan to approve'),
-            h('p', { class: 'muted' }, badge('Waiting for the owner’s approval', 'changed')),
-          ),
-        ),
-        h('p', { class: 'summary' }, p.summary),
-        linkButton('Open the approval page', p.approveUrl, host.openLink),
-        h(
-          'p',
-          { class: 'muted' },
-          'Only the owner approves, on that page, signed in; nothing happens until then. The plan expires ',
-          countdown(p.expiresAt),
-          '.',
-        ),
-        changesPanel(viewOf<ChangesView>(result)),
-      );
-    },
-  });
+  drawApp<Plan>('sitegate-plan', (p, result, host) => [
+    heading(TITLES[p.kind] ?? 'Plan to approve', [badge('Waiting for the owner’s approval', 'changed')]),
+    h('p', { class: 'summary' }, p.summary),
+    linkButton('Open the approval page', p.approveUrl, host.openLink),
+    h(
+      'p',
+      { class: 'muted' },
+      'Only the owner approves, on that page, signed in; nothing happens until then. The plan expires ',
+      countdown(p.expiresAt),
+      '.',
+    ),
+    changesPanel(viewOf<ChangesView>(result)),
+  ]);
 }

@@ -1,8 +1,8 @@
 // The site overview app (get_site_overview): whether the site is live, its addresses, and its pages
 // with where each stands (new, changed, live). A page's preview is one get_page call through the host,
 // the only tool an app calls (docs/mcp-apps.md); it is drawn as the page preview app draws it.
-import { type Host, startApp } from './bridge.js';
-import { badge, dataOf, h, linkButton, problem, show, viewOf } from './dom.js';
+import type { Host } from './bridge.js';
+import { badge, count, drawApp, h, heading, linkButton, problem, viewOf } from './dom.js';
 import { pagePreview } from './page.js';
 
 type Overview = {
@@ -61,48 +61,26 @@ function pageTable(view: SiteView, websiteId: string, host: Host, panel: HTMLEle
 }
 
 export function main(): void {
-  startApp({
-    name: 'sitegate-site-overview',
-    onResult(result, host) {
-      const got = dataOf<Overview>(result);
-      if ('error' in got) return show(problem(got.error));
-      const o = got.data;
-      const view = viewOf<SiteView>(result);
-      const since = o.publishedAt ? new Date(o.publishedAt).toLocaleDateString() : null;
-      const primary = o.domains.find((d) => d.primary)?.hostname;
-      const panel = h('div', { class: 'panel' });
-      const n = o.unpublishedChanges;
-      show(
-        h(
-          'header',
-          { class: 'bar' },
-          h(
-            'div',
-            {},
-            h('h1', {}, o.name),
-            h(
-              'p',
-              { class: 'muted' },
-              o.businessName,
-              ' ',
-              o.published ? badge(since ? `Live since ${since}` : 'Live', 'live') : badge('Not live', 'new'),
-              ' ',
-              n ? badge(`${n} change${n === 1 ? '' : 's'} not live yet`, 'changed') : null,
-            ),
-            primary ? h('p', { class: 'muted' }, `Address: ${primary}`) : null,
-          ),
-        ),
-        view ? pageTable(view, o.websiteId, host, panel) : null,
-        view?.offline.length
-          ? h(
-              'p',
-              { class: 'muted' },
-              `Going offline when published: ${view.offline.map((p) => `${p.title} (${p.path})`).join(', ')}`,
-            )
-          : null,
-        o.publicUrl ? linkButton('Open the live site', o.publicUrl, host.openLink) : null,
-        panel,
-      );
-    },
+  drawApp<Overview>('sitegate-site-overview', (o, result, host) => {
+    const view = viewOf<SiteView>(result);
+    const since = o.publishedAt ? new Date(o.publishedAt).toLocaleDateString() : null;
+    const primary = o.domains.find((d) => d.primary)?.hostname;
+    const panel = h('div', { class: 'panel' });
+    const n = o.unpublishedChanges;
+    const facts = [
+      `${o.businessName} `,
+      o.published ? badge(since ? `Live since ${since}` : 'Live', 'live') : badge('Not live', 'new'),
+      ' ',
+      n ? badge(`${count(n, 'change')} not live yet`, 'changed') : null,
+    ];
+    const offline = view?.offline.map((p) => `${p.title} (${p.path})`).join(', ');
+    return [
+      heading(o.name, facts),
+      primary ? h('p', { class: 'muted' }, `Address: ${primary}`) : null,
+      view ? pageTable(view, o.websiteId, host, panel) : null,
+      offline ? h('p', { class: 'muted' }, `Going offline when published: ${offline}`) : null,
+      o.publicUrl ? linkButton('Open the live site', o.publicUrl, host.openLink) : null,
+      panel,
+    ];
   });
 }
