@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { McpApps } from './apps/apps.js';
-import { appsRequested } from './apps/extension.js';
+import { APPS_EXTENSION, appsRequested } from './apps/extension.js';
 import type { CallDeps } from './call.js';
 import { SERVER_INSTRUCTIONS, UNBOUND_INSTRUCTIONS } from './instructions.js';
 import { type Principal, principalOf } from './principal.js';
@@ -46,7 +46,14 @@ function buildServer(e: Endpoint, principal: Principal): Server {
   // The MCP Apps answers, for a request whose client renders them (src/mcp/apps/extension.ts).
   const appsOf = (ctx: ServerContext) => (e.apps && appsRequested(undefined, ctx) ? e.apps : null);
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, logging: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: {},
+      prompts: {},
+      logging: {},
+      // The server's half of the MCP Apps negotiation (extension capabilities: both sides declare).
+      ...(e.apps ? { extensions: APPS_EXTENSION } : {}),
+    },
     instructions: principal.kind === 'caller' ? SERVER_INSTRUCTIONS : UNBOUND_INSTRUCTIONS,
     jsonSchemaValidator: validator,
     cacheHints: CACHE_HINTS,

@@ -48,6 +48,11 @@ function withoutView(r: Record<string, unknown>) {
 }
 
 describe.each(WIRES)('on the %s wire', (wire) => {
+  it('the server declares the extension in its own capabilities', async () => {
+    const c = await client(wire, true);
+    expect(c.getServerCapabilities()?.extensions).toEqual(APPS_CAPABILITIES.extensions);
+  });
+
   it('a client without the extension lists exactly its tools’ contract snapshots, no `_meta`', async () => {
     const { tools } = await (await client(wire, false)).listTools();
     expect(tools.length).toBe(s.sg.deps.registry.all().length);

@@ -15,6 +15,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
+/** The extension as this server declares it in its own capabilities. */
+export const APPS_EXTENSION = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
+
 /** True when these capabilities declare the MCP Apps extension with the HTML app type. */
 export function declaresApps(caps: ClientCapabilities | null | undefined): boolean {
   // Read by hand rather than with ext-apps' getUiCapability: the value is the client's JSON, and a
