@@ -31,14 +31,14 @@ const redisUrl = process.env.REDIS_URL;
 const only = process.env.BENCH_LEGS ? new RegExp(process.env.BENCH_LEGS) : null;
 const wanted = (name: string) => !only || only.test(name);
 
-type Proc = { child: ChildProcess; port: number; url: string; name: string };
-type Demo = {
+export type Proc = { child: ChildProcess; port: number; url: string; name: string };
+export type Demo = {
   mcpUrl: string;
   tokens: Record<string, string>;
   pages: Record<string, string>;
   sections: Record<string, string>;
 };
-type Row = {
+export type Row = {
   leg: string;
   rps: number;
   p50: number;
@@ -55,7 +55,12 @@ type Row = {
   beside?: boolean;
 };
 
-function start(name: string, args: string[], env: Record<string, string>, ready: string): Promise<Proc> {
+export function start(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: string,
+): Promise<Proc> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
@@ -113,7 +118,7 @@ async function counters(p: Proc): Promise<{ db: number; redis: number }> {
   return body.roundTrips ?? { db: 0, redis: 0 };
 }
 
-function mcpRequest(token: string | undefined, method: string, params: Record<string, unknown>) {
+export function mcpRequest(token: string | undefined, method: string, params: Record<string, unknown>) {
   return {
     method: 'POST' as const,
     headers: {
@@ -126,7 +131,7 @@ function mcpRequest(token: string | undefined, method: string, params: Record<st
   };
 }
 
-type Target = { url: string; req: ReturnType<typeof mcpRequest>; proc?: Proc };
+export type Target = { url: string; req: ReturnType<typeof mcpRequest>; proc?: Proc };
 
 async function check(t: Target): Promise<void> {
   const r = await fetch(t.url, t.req);
@@ -137,9 +142,14 @@ async function check(t: Target): Promise<void> {
 }
 
 /** One leg: warm-up, then SECONDS of load split over the targets, measured together. */
-async function leg(name: string, targets: Target[], withCounts = true): Promise<Row> {
+export async function leg(
+  name: string,
+  targets: Target[],
+  withCounts = true,
+  connections = CONNECTIONS,
+): Promise<Row> {
   for (const t of targets) await check(t);
-  const per = Math.max(1, Math.floor(CONNECTIONS / targets.length));
+  const per = Math.max(1, Math.floor(connections / targets.length));
   const run = (duration: number) =>
     Promise.all(targets.map((t) => autocannon({ url: t.url, ...t.req, connections: per, duration })));
   await run(1);
@@ -255,7 +265,7 @@ function serveEnv(dir: string, port: number, extra: Record<string, string>): Rec
   };
 }
 
-async function serveDemo(name: string, extra: Record<string, string>, reuseFrom?: string) {
+export async function serveDemo(name: string, extra: Record<string, string>, reuseFrom?: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-ladder-'));
   const port = await freePort();
   const out = reuseFrom ?? path.join(dir, 'demo.json');
@@ -445,7 +455,7 @@ export async function bench(): Promise<void> {
   }
 }
 
-function printTable(rows: Row[]): void {
+export function printTable(rows: Row[]): void {
   const cpu = cpus();
   console.log(
     `\nLadder, ${CONNECTIONS} connections, ${SECONDS} s legs, ${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? '?'}, Node ${process.version}, Sitegate ${compiled ? 'compiled (dist/)' : 'through tsx (src/)'}`,

@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark module in turn, each printing its own figures.
-// BENCH=name[,name] runs only those (ladder, mcp, protocol, commits, content, import, fidelity, startup,
+// BENCH=name[,name] runs only those (ladder, writes, mcp, protocol, commits, content, import, fidelity, startup,
 // site, mail).
 const ALL = [
   'ladder',
+  'writes',
   'mcp',
   'protocol',
   'commits',

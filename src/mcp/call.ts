@@ -12,6 +12,7 @@ import type { ActivityLine, ActivityRecorder } from '../domain/activity/recorder
 import { faultPoint } from '../kernel/fault.js';
 import { type Progress, type Services, noProgress } from '../domain/context.js';
 import { REPLAY_SUMMARY, runOnce } from '../domain/idempotency/keys.js';
+import { assertCreatedSiteStands } from '../domain/idempotency/replay.js';
 import { Refusal, invalidInput } from '../kernel/errors.js';
 import { unstorableInput } from '../domain/storable.js';
 import { admitInput, authorize } from '../gate/authorize.js';
@@ -111,9 +112,13 @@ export async function callTool(
     const direct = mode !== 'one';
     const write = mode !== 'none';
     const afterCommit: Array<() => Promise<void>> = [];
+    // The other websites the call is authorized on (a merge target): stored with a keyed call's
+    // answer, and authorized again before it is replayed.
+    const targets = new Set<string>();
     const run = async (tx: Db, commitLine?: CommitLine) => {
       // A grouped write that runs again (src/db/group-commit.ts) starts over.
       afterCommit.length = 0;
+      targets.clear();
       replayed = false;
       // A keyed call meets the gate's conditions on its input only if it runs (below).
       const { website, role } = await authorize(
@@ -134,7 +139,11 @@ export async function callTool(
         website,
         role,
         caller,
-        authorizeWebsite: async (other: Db, id: string) => (await authorize(other, caller, def, id)).website,
+        authorizeWebsite: async (other: Db, id: string) => {
+          const { website: target } = await authorize(other, caller, def, id);
+          targets.add(target.id);
+          return target;
+        },
         commitLine,
       };
       // The context is typed by the declared mode: only a 'one' tool receives `tx`, its transaction.
@@ -159,13 +168,19 @@ export async function callTool(
       // the call's transaction when it has one, so claim, effect and answer commit together.
       const once = await runOnce(
         tx,
-        { connectionId: caller.connectionId, key, tool: def.name, input },
-        { clock: deps.services.clock, inTransaction: !direct },
+        { connectionId: caller.connectionId, key, tool: def.name, input, websiteId: website.id },
+        { clock: deps.services.clock, inTransaction: !direct, targets: () => [...targets] },
         async () => {
           await admitInput(tx, caller, def, input);
           return work();
         },
       );
+      if (once.replayed) {
+        // Every other website the first call touched is checked as it is now, like its own was: each
+        // it was authorized on (a merge target) under the tool's rule, and the one it created.
+        for (const id of once.targets) await authorize(tx, caller, def, id);
+        await assertCreatedSiteStands(tx, caller.companyId, def, input, once.data);
+      }
       replayed = once.replayed;
       return once.data;
     };

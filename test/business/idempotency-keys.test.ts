@@ -7,7 +7,12 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { idempotencyKeys } from '../../src/db/schema.js';
-import { IDEMPOTENCY_LEASE_MS, type KeyedCall, runOnce } from '../../src/domain/idempotency/keys.js';
+import {
+  IDEMPOTENCY_LEASE_MS,
+  type KeyedCall,
+  eraseStoredAnswers,
+  runOnce,
+} from '../../src/domain/idempotency/keys.js';
 import { Refusal } from '../../src/kernel/errors.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { until } from '../helpers/process.js';
@@ -23,6 +28,7 @@ const call = (input: Record<string, unknown> = { title: 'Menu' }): KeyedCall => 
   key: `key-${uniqueTag()}`,
   tool: 'create_page',
   input,
+  websiteId: `site_${uniqueTag()}`,
 });
 const rowOf = async (c: KeyedCall) =>
   (await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.connectionId, c.connectionId)))[0];
@@ -67,7 +73,7 @@ it('a repeat that finds the first call running waits for its answer, and does no
   await until(() => looks >= 2);
   first.finish();
   expect(await running).toEqual({ data: { pageId: 'page_1' }, replayed: false });
-  expect(await repeat).toEqual({ data: { pageId: 'page_1' }, replayed: true });
+  expect(await repeat).toEqual({ data: { pageId: 'page_1' }, replayed: true, targets: [] });
   expect(await rowOf(c)).toMatchObject({ status: 'done', result: '{"pageId":"page_1"}' });
 });
 
@@ -108,6 +114,7 @@ it('a claim whose process died is taken over once its lease ran out, by the same
   expect(await runOnce(db(), c, own, async () => ({ pageId: 'never' }))).toEqual({
     data: { pageId: 'page_retry' },
     replayed: true,
+    targets: [],
   });
 });
 
@@ -138,4 +145,46 @@ it('a failure gives the key back: deleted in its own statement, or rolled back w
   expect(await rowOf(t)).toBeUndefined();
   await db().transaction((tx) => runOnce(tx, t, inTx, async () => ({ ok: 1 })));
   expect(await rowOf(t)).toMatchObject({ status: 'done', result: '{"ok":1}' });
+});
+
+it('a replay carries the other websites the first call was authorized on, stored with its answer', async () => {
+  const c = call({ mergeIntoWebsiteId: 'site_target' });
+  const first = await runOnce(db(), c, { ...own, targets: () => ['site_target'] }, async () => ({ n: 1 }));
+  expect(first).toEqual({ data: { n: 1 }, replayed: false });
+  expect(await rowOf(c)).toMatchObject({ websiteId: c.websiteId, targets: ['site_target'] });
+  const again = await runOnce(db(), c, own, async () => ({ n: 2 }));
+  expect(again).toEqual({ data: { n: 1 }, replayed: true, targets: ['site_target'] });
+});
+
+it('erasure takes away the answers of that website that hold the address; the key stays spent', async () => {
+  const email = `robin.o"brien-${uniqueTag()}@example.com`.toLowerCase();
+  const holding = call({ email });
+  const sameSiteOther = { ...call({ email: 'someone@example.com' }), websiteId: holding.websiteId };
+  const otherSite = call({ email });
+  for (const c of [holding, sameSiteOther, otherSite]) {
+    // Stored as the answer's JSON: the quote escaped, the case as the caller wrote it.
+    await runOnce(db(), c, own, async () => ({ summary: `Invite ${String(c.input.email).toUpperCase()}` }));
+  }
+  expect(await eraseStoredAnswers(db(), holding.websiteId, email)).toBe(1);
+  const erased = await rowOf(holding);
+  expect(erased).toMatchObject({ status: 'erased', result: null });
+  expect(erased!.fingerprint).not.toContain(email);
+  // The repeat is refused: neither run again nor answered with the erased address.
+  let ran = false;
+  const repeat = runOnce(db(), holding, own, async () => {
+    ran = true;
+    return {};
+  });
+  expect(await refusalCode(repeat)).toBe('not_found');
+  expect(ran).toBe(false);
+  // Other arguments with the key are still a conflict, and the key is not freed.
+  expect(
+    await refusalCode(
+      runOnce(db(), { ...holding, input: { email: 'x@example.com' } }, own, async () => ({})),
+    ),
+  ).toBe('idempotency_conflict');
+  // Another answer of the site, and the same address on another website, are kept.
+  expect((await runOnce(db(), sameSiteOther, own, async () => ({}))).replayed).toBe(true);
+  expect((await runOnce(db(), otherSite, own, async () => ({}))).replayed).toBe(true);
+  expect(await eraseStoredAnswers(db(), holding.websiteId, email)).toBe(0);
 });

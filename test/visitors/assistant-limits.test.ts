@@ -3,7 +3,7 @@
 // fresh allowance from each address of its /64, and the address itself never reaches the limiter.
 import { describe, expect, it } from 'vitest';
 import type { VisitorKeys } from '../../src/domain/analytics/visitor-keys.js';
-import { takeRead } from '../../src/domain/visitor-agent/visits.js';
+import { requestAllowance, takeRead } from '../../src/domain/visitor-agent/visits.js';
 import { type Window, createRateLimits } from '../../src/limits/rate-limits.js';
 
 const keys: VisitorKeys = { formKey: async () => 'form-key', saltFor: async () => 'salt-of-the-day' };
@@ -36,5 +36,21 @@ describe("assistants' read allowance", () => {
     expect(await takeRead(l, keys, '2001:db8:1:3::1', now)).toBe(0);
     expect(await takeRead(l, keys, '192.0.2.7', now)).toBe(0);
     for (const k of l.seen) expect(k).not.toMatch(/2001|db8|192\.0/);
+  });
+
+  it("a request's point pays for its first call; every further call of a batch takes its own", async () => {
+    const l = limits(3);
+    const one = requestAllowance(l, keys, '192.0.2.8', now);
+    expect(await one.admit()).toBe(0);
+    // The first call is the request's point; the next two take the allowance's last two.
+    expect(await Promise.all([one.take(), one.take(), one.take()])).toEqual([0, 0, 0]);
+    expect(l.seen).toHaveLength(3);
+    expect(await one.take()).toBeGreaterThan(0);
+    // The allowance is spent: the next request is refused at its edge.
+    expect(await requestAllowance(l, keys, '192.0.2.8', now).admit()).toBeGreaterThan(0);
+    // A request refused at the edge has paid for nothing.
+    const refused = requestAllowance(l, keys, '192.0.2.8', now);
+    expect(await refused.admit()).toBeGreaterThan(0);
+    expect(await refused.take()).toBeGreaterThan(0);
   });
 });

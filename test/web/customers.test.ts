@@ -1,16 +1,17 @@
 // The console's customers page and erasing one person's personal data (a data-protection request):
 // visitor text is shown as text, never markup; after the erasure no tool returns the address and a scan
-// of every text and jsonb column of every table finds it nowhere; rows stay as anonymous records; unsent
+// of every text and jsonb column of every table finds it nowhere (a keyed call's stored answer too: its
+// replay no longer tells the address); rows stay as anonymous records; unsent
 // mail to the person is cancelled; the Activity line has counts, never the person. The owner succeeds;
 // an editor, a viewer and another tenant's owner are refused with nothing changed; CSRF is required.
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';
-import { rowsOf } from '../../src/db/rows.js';
 import { activity, bookings, contacts, documents, leads, mailOutbox } from '../../src/db/schema.js';
 import { queueMail } from '../../src/domain/mail/outbox.js';
 import { newId } from '../../src/kernel/ids.js';
 import { uniqueTag } from '../helpers/db.js';
+import { columnsHolding } from '../helpers/scan.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
 
@@ -115,24 +116,16 @@ async function person(d: Demo) {
   await db().update(mailOutbox).set({ status: 'sent', sentAt: now }).where(eq(mailOutbox.id, sent));
   const plan = await s.call(d.tokens.all, 'prepare_send_document', { documentId: docId });
   expect(plan.ok, JSON.stringify(plan.error)).toBe(true);
-  return { email, shown, mail: { toThem, aboutThem, sent }, planId: plan.data!.planId as string };
+  // A keyed call whose stored answer (kept a day for its replay) names the person.
+  const grant = { email: shown, level: 'viewer', idempotencyKey: `grant-${uniqueTag()}` };
+  const invite = await s.call(d.tokens.all, 'prepare_grant_access', grant);
+  expect(invite.ok, JSON.stringify(invite.error)).toBe(true);
+  expect(JSON.stringify(invite.data).toLowerCase()).toContain(email);
+  return { email, shown, mail: { toThem, aboutThem, sent }, planId: plan.data!.planId as string, grant };
 }
 
-/** Every row of every table in the schema whose text or jsonb columns contain `needle`. */
-async function scan(needle: string): Promise<string[]> {
-  const cols = rowsOf<{ table_name: string; column_name: string }>(
-    await db().execute(sql`select table_name, column_name from information_schema.columns
-      where table_schema = 'public' and data_type in ('text', 'jsonb', 'json', 'character varying')`),
-  );
-  const hits: string[] = [];
-  for (const c of cols) {
-    const q = sql`select count(*)::int as n from ${sql.identifier(c.table_name)}
-      where position(${needle.toLowerCase()} in lower(${sql.identifier(c.column_name)}::text)) > 0`;
-    const n = rowsOf<{ n: number }>(await db().execute(q))[0]!.n;
-    if (n > 0) hits.push(`${c.table_name}.${c.column_name}: ${n}`);
-  }
-  return hits;
-}
+/** Every column of every table that holds `needle` in some row. */
+const scan = (needle: string) => columnsHolding(db(), needle);
 
 const counts = async (websiteId: string) => ({
   leads: (await db().select({ n: count() }).from(leads).where(eq(leads.websiteId, websiteId)))[0]!.n,
@@ -198,6 +191,10 @@ describe('customers', () => {
     expect((await s.call(d.tokens.all, 'confirm_pending_action', { planId: p.planId })).error?.code).toBe(
       'not_found',
     );
+    // The replay of the keyed invitation no longer tells the address (nor a plan that is gone).
+    const replay = await s.call(d.tokens.all, 'prepare_grant_access', p.grant);
+    expect(JSON.stringify(replay).toLowerCase()).not.toContain(p.email);
+    expect(replay.error?.code).toBe('not_found');
 
     const [line] = await db()
       .select()

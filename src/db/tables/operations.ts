@@ -1,5 +1,6 @@
 // What runs around the content: reviewed plans, the activity log, restore points, visitor analytics and
 // keys, outgoing mail, credit reservations, idempotency claims and the demo marker.
+import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, ts } from './columns.js';
 import { companies, websites } from './workspace.js';
@@ -142,6 +143,9 @@ export const creditReservations = pgTable(
  * as the JSON it was answered with, once `status` is `done`. A `running` claim of a tool that commits
  * in transactions of its own belongs to the call holding `claim` until `leaseUntil`; after that
  * another call may take it over (its process died). Rows are deleted by retention after `expiresAt`.
+ * `websiteId` is the website the call ran on (the gate's), by which an erasure finds the answers of
+ * that site; `targets` the other websites the call was authorized on (a merge target), re-authorized
+ * before a replay. `erased`: an erasure took the answer away, and a replay is refused.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -151,8 +155,10 @@ export const idempotencyKeys = pgTable(
     tool: text('tool').notNull(),
     fingerprint: text('fingerprint').notNull(),
     claim: text('claim').notNull(),
-    status: text('status').notNull(), // running | done
+    status: text('status').notNull(), // running | done | erased
     result: text('result'),
+    websiteId: text('website_id'),
+    targets: text('targets').array().notNull().default(sql`'{}'::text[]`),
     leaseUntil: ts('lease_until').notNull(),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
@@ -160,6 +166,7 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.connectionId, t.key] }),
     index('idempotency_keys_expires_idx').on(t.expiresAt),
+    index('idempotency_keys_website_idx').on(t.websiteId),
   ],
 );
 

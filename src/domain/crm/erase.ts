@@ -1,15 +1,26 @@
-// Erasing one person's personal data on one website (a data-protection request; human-only, the
-// owner's console: never a tool). Every lead, booking and contact of that email address loses name,
+// Erasing one person's personal data on one website (R-CRM-5: a data-protection request; human-only,
+// the owner's console: never a tool). Every lead, booking and contact of that email address loses name,
 // email, phone, message and notes, and stays as an anonymous record so counts and Activity add up.
 // Draft invoices and quotes addressed to them lose the recipient; sent ones are bookkeeping records the
 // business must keep, and are kept (the page says so). Unsent mail to or about them is cancelled and
-// every outbox message that names them is emptied; open plans that name them are withdrawn; the address
+// every outbox message that names them is emptied; open plans that name them are withdrawn, and so are
+// invitations to their address not yet accepted; the stored answers of keyed calls on the site that
+// hold the address are erased (a replay is refused, src/domain/idempotency/keys.ts); the address
 // written into other records' free text is replaced. The Activity line gives counts, never the person.
-import { type SQL, and, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { bookings, contacts, documents, leads, mailOutbox, pendingActions } from '../../db/schema.js';
+import {
+  bookings,
+  contacts,
+  documents,
+  invitations,
+  leads,
+  mailOutbox,
+  pendingActions,
+} from '../../db/schema.js';
 import { invalidInput } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
+import { eraseStoredAnswers } from '../idempotency/keys.js';
 import type { SiteCtx } from '../context.js';
 
 export type Erasure = {
@@ -22,6 +33,9 @@ export type Erasure = {
   mailCancelled: number;
   mailEmptied: number;
   plansWithdrawn: number;
+  invitationsWithdrawn: number;
+  /** Stored answers of keyed calls (kept a day for their replay) that named the person. */
+  answersErased: number;
 };
 
 const ERASED_MAIL = 'This message was erased at the owner’s request (personal data).';
@@ -161,6 +175,18 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
     .delete(pendingActions)
     .where(and(eq(pendingActions.websiteId, site), mentions(sql`${pendingActions.subject}::text`, email)))
     .returning({ id: pendingActions.id });
+  // An invitation they have not accepted (an accepted one made them a member, which is not this page's).
+  const invitationsGone = await ctx.tx
+    .delete(invitations)
+    .where(
+      and(
+        eq(invitations.websiteId, site),
+        same(invitations.email, email),
+        ne(invitations.status, 'accepted'),
+      ),
+    )
+    .returning({ id: invitations.id });
+  const answersErased = await eraseStoredAnswers(ctx.tx, site, email);
 
   const result: Erasure = {
     leads: erasedLeads.length,
@@ -171,6 +197,8 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
     mailCancelled: cancelled.length,
     mailEmptied: emptied.length,
     plansWithdrawn: withdrawn.length,
+    invitationsWithdrawn: invitationsGone.length,
+    answersErased,
   };
   await recordOwnerAction(ctx, 'erase_personal_data', erasureSummary(result));
   return result;
@@ -190,6 +218,8 @@ function erasureSummary(e: Erasure): string {
     e.mailCancelled ? `${plural(e.mailCancelled, 'unsent email')} cancelled` : '',
     e.mailEmptied ? `${plural(e.mailEmptied, 'email')} emptied` : '',
     e.plansWithdrawn ? `${plural(e.plansWithdrawn, 'open plan')} withdrawn` : '',
+    e.invitationsWithdrawn ? `${plural(e.invitationsWithdrawn, 'invitation')} withdrawn` : '',
+    e.answersErased ? `${plural(e.answersErased, 'stored answer')} erased` : '',
     e.keptDocuments ? `${plural(e.keptDocuments, 'sent document')} kept for bookkeeping` : '',
   ].filter(Boolean);
   return `The owner erased one person's personal data: ${parts.join(', ')}${extra.length ? `; ${extra.join(', ')}` : ''}.`;

@@ -43,11 +43,20 @@ export type KeyedCall = {
   tool: string;
   /** The parsed arguments without the key: what "the same request" means. */
   input: Record<string, unknown>;
+  /** The website the call runs on (the gate's): an erasure on that site finds the answer by it. */
+  websiteId: string;
 };
 
-export type Once<T> = { data: T; replayed: boolean };
+/**
+ * The data, and whether it is a replay. A replay carries `targets`: the other websites the first call
+ * was authorized on, which the caller must re-authorize before it answers (src/mcp/call.ts).
+ */
+export type Once<T> = { data: T; replayed: false } | { data: T; replayed: true; targets: string[] };
 
-type Claim = { kind: 'claimed'; token: string } | { kind: 'replay'; data: unknown } | { kind: 'running' };
+type Claim =
+  | { kind: 'claimed'; token: string }
+  | { kind: 'replay'; data: unknown; targets: string[] }
+  | { kind: 'running' };
 
 const pk = (c: KeyedCall) =>
   and(eq(idempotencyKeys.connectionId, c.connectionId), eq(idempotencyKeys.key, c.key));
@@ -61,13 +70,14 @@ async function claim(db: Db, c: KeyedCall, fingerprint: string, now: Date): Prom
     claim: token,
     status: 'running',
     result: null,
+    targets: [],
     leaseUntil: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
     createdAt: now,
   };
   const won = await db
     .insert(idempotencyKeys)
-    .values({ connectionId: c.connectionId, key: c.key, ...row })
+    .values({ connectionId: c.connectionId, key: c.key, websiteId: c.websiteId, ...row })
     .onConflictDoUpdate({
       target: [idempotencyKeys.connectionId, idempotencyKeys.key],
       set: row,
@@ -83,6 +93,7 @@ async function claim(db: Db, c: KeyedCall, fingerprint: string, now: Date): Prom
       fingerprint: idempotencyKeys.fingerprint,
       status: idempotencyKeys.status,
       result: idempotencyKeys.result,
+      targets: idempotencyKeys.targets,
     })
     .from(idempotencyKeys)
     .where(pk(c));
@@ -97,9 +108,20 @@ async function claim(db: Db, c: KeyedCall, fingerprint: string, now: Date): Prom
       'Use a new idempotencyKey for a new request; repeat a request only with exactly its first arguments.',
     );
   }
-  if (held.status === 'done') return { kind: 'replay', data: JSON.parse(held.result ?? 'null') };
+  if (held.status === 'erased') throw erasedAnswer();
+  if (held.status === 'done') {
+    return { kind: 'replay', data: JSON.parse(held.result ?? 'null'), targets: held.targets };
+  }
   return { kind: 'running' };
 }
+
+/** The repeat of a call whose stored answer an erasure took away: the key stays spent. */
+const erasedAnswer = () =>
+  new Refusal(
+    'not_found',
+    'The first answer of this idempotencyKey is no longer available: the owner erased personal data it held. Nothing was changed by this call.',
+    'If the request still stands, make it with a new idempotencyKey.',
+  );
 
 const stillRunning = () =>
   new Refusal(
@@ -117,7 +139,13 @@ const stillRunning = () =>
 export async function runOnce<T>(
   db: Db,
   c: KeyedCall,
-  opts: { clock: Clock; inTransaction: boolean; wait?: { polls: number; everyMs: number } },
+  opts: {
+    clock: Clock;
+    inTransaction: boolean;
+    wait?: { polls: number; everyMs: number };
+    /** The other websites the work was authorized on, read when its answer is stored. */
+    targets?: () => readonly string[];
+  },
   work: () => Promise<T>,
 ): Promise<Once<T>> {
   const fingerprint = sha256OfCanonicalJson({ tool: c.tool, input: c.input });
@@ -130,7 +158,7 @@ export async function runOnce<T>(
     if (opts.inTransaction && got?.kind === 'running') throw stillRunning();
     if (got?.kind === 'running' && attempt < wait.polls) await sleep(wait.everyMs);
   }
-  if (got?.kind === 'replay') return { data: got.data as T, replayed: true };
+  if (got?.kind === 'replay') return { data: got.data as T, replayed: true, targets: got.targets };
   if (got?.kind !== 'claimed') throw stillRunning();
   const token = got.token;
   let data: T;
@@ -144,7 +172,7 @@ export async function runOnce<T>(
   }
   await db
     .update(idempotencyKeys)
-    .set({ status: 'done', result: JSON.stringify(data) ?? 'null' })
+    .set({ status: 'done', result: JSON.stringify(data) ?? 'null', targets: [...(opts.targets?.() ?? [])] })
     .where(and(pk(c), eq(idempotencyKeys.claim, token)));
   return { data, replayed: false };
 }
@@ -170,6 +198,30 @@ export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
   const gone = await db
     .delete(idempotencyKeys)
     .where(lt(idempotencyKeys.expiresAt, now))
+    .returning({ key: idempotencyKeys.key });
+  return gone.length;
+}
+
+/**
+ * Erasure (src/domain/crm/erase.ts): the stored answers of calls on `websiteId` that hold `email` are
+ * taken away. The row stays, `erased` and without its answer, so its key is still spent: a repeat is
+ * refused (erasedAnswer), neither run again nor answered with what was erased. Found through the
+ * website's index, then by the text of that site's answers of the last day (retention deletes older).
+ * Returns how many answers were erased.
+ */
+export async function eraseStoredAnswers(tx: Db, websiteId: string, email: string): Promise<number> {
+  // The address as the answer's JSON holds it (a quote or backslash in it is escaped there).
+  const stored = JSON.stringify(email).slice(1, -1);
+  const gone = await tx
+    .update(idempotencyKeys)
+    .set({ status: 'erased', result: null })
+    .where(
+      and(
+        eq(idempotencyKeys.websiteId, websiteId),
+        eq(idempotencyKeys.status, 'done'),
+        sql`position(${stored} in lower(${idempotencyKeys.result})) > 0`,
+      ),
+    )
     .returning({ key: idempotencyKeys.key });
   return gone.length;
 }

@@ -31,7 +31,7 @@ import {
   websites,
 } from '../../db/schema.js';
 import { siteRoom } from '../../gate/site-limit.js';
-import { invalidInput, notFound } from '../../kernel/errors.js';
+import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
 import { sectionsChanged } from '../sections/store.js';
@@ -88,6 +88,27 @@ export async function restoreDeletedSite(ctx: SiteCtx): Promise<void> {
     'restore_site',
     'The owner restored the deleted site; it stays offline until it is published.',
   );
+}
+
+/**
+ * Throws `not_found` unless the website stands in the workspace. For one its owner deleted, the refusal
+ * says so and until when the owner can restore it (the replay of the call that created it:
+ * src/domain/idempotency/replay.ts).
+ */
+export async function assertSiteStands(db: Db, companyId: string, websiteId: string): Promise<void> {
+  const [site] = await db
+    .select({ deletedAt: websites.deletedAt })
+    .from(websites)
+    .where(and(eq(websites.id, websiteId), eq(websites.companyId, companyId)));
+  if (!site) throw notFound('website');
+  if (site.deletedAt) {
+    const until = purgeDateOf(site.deletedAt).toISOString().slice(0, 10);
+    throw new Refusal(
+      'not_found',
+      `The website this call created (${websiteId}) has since been deleted by its owner. Nothing was changed by this call.`,
+      `The owner can restore it from their home page until ${until}; to create another site, call again with a new idempotencyKey.`,
+    );
+  }
 }
 
 export type DeletedSite = { id: string; name: string; deletedAt: Date; purgeAt: Date };

@@ -1,7 +1,10 @@
 // The MCP server a published site offers its visitors' AI assistants, built per request for one live
 // site and served for both protocol eras by the same plumbing as /api/mcp (src/mcp/endpoint.ts). No
 // token, no principal: the HTTP edge (src/web/routes/visitor-mcp.ts) has found the live site and
-// limited the sender; this server has the visitor tools alone, so no owner tool can be named here.
+// taken the request's point of the sender's allowance; here every call the request carries (each
+// message of a JSON-RPC batch) is taken from it, as /api/mcp takes each call from its connection's
+// limit, and a call past it answers the edge's own error. This server has the visitor tools alone, so
+// no owner tool can be named here.
 import {
   type AuthInfo,
   ProtocolError,
@@ -41,6 +44,12 @@ const CACHE_HINTS = {
 
 const KEY = 'sitegate.visitor-call';
 
+/** The words of the sender's allowance, at the edge (429) and for one call of a batch alike. */
+export const tooManyRequests = (seconds: number) => `Too many requests; retry in ${seconds} s.`;
+
+/** JSON-RPC's server-error code, which the edge's refusals use too. */
+const LIMITED = -32000;
+
 /** Wraps one request's site and sender into the SDK's AuthInfo (its pass-through for request context). */
 export function visitorAuthInfo(call: VisitorCall): AuthInfo {
   return { token: '', clientId: 'visitor', scopes: [], extra: { [KEY]: call } };
@@ -73,20 +82,34 @@ function buildServer(call: VisitorCall, log: { warn(obj: object, msg: string): v
       log.warn({ err, websiteId: view.websiteId }, 'assistant call not recorded');
     }
   };
-  server.setRequestHandler('tools/list', async () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler('tools/call', async (req) => {
-    const { name, arguments: args } = req.params;
-    if (!VISITOR_TOOLS.some((t) => t.name === name)) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${name.slice(0, 64)}. Call tools/list to see this website's tools.`,
-      );
-    }
-    const { result, path } = await runVisitorTool(call, name, args);
-    // Answered calls are counted; a refusal writes nothing at all.
-    if (!result.isError) await count(path);
-    return result;
-  });
+  /** Each handler below is one call: taken from the allowance before it does anything. */
+  const limited =
+    <A extends unknown[], R>(handler: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      const wait = await call.allowance.take();
+      if (wait) throw new ProtocolError(LIMITED, tooManyRequests(wait), { retryAfterSeconds: wait });
+      return handler(...a);
+    };
+  server.setRequestHandler(
+    'tools/list',
+    limited(async () => ({ tools: TOOL_LIST })),
+  );
+  server.setRequestHandler(
+    'tools/call',
+    limited(async (req) => {
+      const { name, arguments: args } = req.params;
+      if (!VISITOR_TOOLS.some((t) => t.name === name)) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool: ${name.slice(0, 64)}. Call tools/list to see this website's tools.`,
+        );
+      }
+      const { result, path } = await runVisitorTool(call, name, args);
+      // Answered calls are counted; a refusal writes nothing at all.
+      if (!result.isError) await count(path);
+      return result;
+    }),
+  );
   const pages = () =>
     pageIndex(view).map((p) => ({
       uri: `${call.at.siteUrl}${p.path === '/' ? '/' : p.path}`,
@@ -94,16 +117,25 @@ function buildServer(call: VisitorCall, log: { warn(obj: object, msg: string): v
       title: p.title,
       mimeType: 'text/markdown',
     }));
-  server.setRequestHandler('resources/list', async () => ({ resources: pages() }));
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', async (req) => {
-    const uri = req.params.uri;
-    const prefix = call.at.siteUrl;
-    const page = uri.startsWith(`${prefix}/`) ? livePage(view, uri.slice(prefix.length)) : null;
-    if (!page) throw new ResourceNotFoundError(uri);
-    await count(sitePathOf(view, page));
-    return { contents: [{ uri, mimeType: 'text/markdown', text: pageMarkdown(page, call.at) }] };
-  });
+  server.setRequestHandler(
+    'resources/list',
+    limited(async () => ({ resources: pages() })),
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    limited(async () => ({ resourceTemplates: [] })),
+  );
+  server.setRequestHandler(
+    'resources/read',
+    limited(async (req) => {
+      const uri = req.params.uri;
+      const prefix = call.at.siteUrl;
+      const page = uri.startsWith(`${prefix}/`) ? livePage(view, uri.slice(prefix.length)) : null;
+      if (!page) throw new ResourceNotFoundError(uri);
+      await count(sitePathOf(view, page));
+      return { contents: [{ uri, mimeType: 'text/markdown', text: pageMarkdown(page, call.at) }] };
+    }),
+  );
   return server;
 }
 

@@ -8,6 +8,7 @@ import type { Visitor } from '../../domain/analytics/record.js';
 import { submitBookingRequest } from '../../domain/crm/booking-request.js';
 import { firstContactForm, submitContactForm } from '../../domain/crm/contact-form.js';
 import type { Outcome, VisitorDeps } from '../../domain/crm/submission.js';
+import type { RequestAllowance } from '../../domain/visitor-agent/visits.js';
 import {
   type SiteAddress,
   livePage,
@@ -23,8 +24,17 @@ import {
 } from '../../domain/visitor-agent/site.js';
 import { sitePathOf } from '../../domain/sites/view.js';
 
-/** What one request to the endpoint knows: the live site, where it is, and who asks (for limits only). */
-export type VisitorCall = { site: VisitorSite; at: SiteAddress; visitor: Visitor; deps: VisitorDeps };
+/**
+ * What one request to the endpoint knows: the live site, where it is, who asks (for limits only), and
+ * its share of the sender's allowance, from which each of its calls is taken.
+ */
+export type VisitorCall = {
+  site: VisitorSite;
+  at: SiteAddress;
+  visitor: Visitor;
+  deps: VisitorDeps;
+  allowance: RequestAllowance;
+};
 
 type Answer =
   | { data: Record<string, unknown>; path?: string }

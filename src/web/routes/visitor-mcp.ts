@@ -2,13 +2,14 @@
 // service's host and `/_api/mcp` at the root of a verified custom domain (a visitor route of the
 // published site, served from customDomainSites in ./site.ts). No token. The edge here does what
 // /api/mcp's edge does for an anonymous caller: DNS-rebinding protection (MCP transport spec, security
-// warning: Host and Origin must be this site's), then the sender's per-address allowance, then the
+// warning: Host and Origin must be this site's), then the sender's per-address allowance (this
+// request's point; each further call of a JSON-RPC batch takes its own in src/mcp/visitor/server.ts), then the
 // live site (404 when unpublished, deleted or switched off by the owner). Page slugs cannot contain
 // `_` (src/domain/pages/write.ts), so no page can shadow the path.
 import type { Context, Hono } from 'hono';
-import { takeRead } from '../../domain/visitor-agent/visits.js';
+import { requestAllowance } from '../../domain/visitor-agent/visits.js';
 import { visitorSite } from '../../domain/visitor-agent/site.js';
-import { createVisitorEndpoint, visitorAuthInfo } from '../../mcp/visitor/server.js';
+import { createVisitorEndpoint, tooManyRequests, visitorAuthInfo } from '../../mcp/visitor/server.js';
 import type { AppDeps } from '../deps.js';
 import { clientAddress } from '../client-address.js';
 import { allowedHosts } from '../mcp-route.js';
@@ -41,10 +42,12 @@ export function visitorMcp(deps: AppDeps) {
       : origin === undefined || origin === `https://${host}` || origin === `http://${host}`;
     if (!ours) return rpcError(c, 403, 'Forbidden host or origin.');
     const address = clientAddress(c);
-    const wait = await takeRead(limits, visitorDeps.keys, address, clock());
+    // The request's point pays for its first call; the calls of a batch past it take their own.
+    const allowance = requestAllowance(limits, visitorDeps.keys, address, clock());
+    const wait = await allowance.admit();
     if (wait) {
       c.header('Retry-After', String(wait));
-      return rpcError(c, 429, `Too many requests; retry in ${wait} s.`);
+      return rpcError(c, 429, tooManyRequests(wait));
     }
     const site = ID.test(ref.websiteId) ? await visitorSite(db, ref.websiteId) : null;
     if (!site) return rpcError(c, 404, 'There is no assistant endpoint here.');
@@ -54,6 +57,7 @@ export function visitorMcp(deps: AppDeps) {
       at: { siteUrl, assetOrigin: ref.ownHost ? base : siteUrl },
       visitor: { address, userAgent: c.req.header('user-agent') ?? '' },
       deps: visitorDeps,
+      allowance,
     };
     const res = await endpoint.fetch(c.req.raw, { authInfo: visitorAuthInfo(call) });
     res.headers.set('Cache-Control', 'no-store');
