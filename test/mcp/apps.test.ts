@@ -83,6 +83,7 @@ describe.each(WIRES)('on the %s wire', (wire) => {
       ['get_site_overview', {}, 'pages'],
       // A replayed key answers the first result again, so both clients get the same plan.
       ['prepare_publish', { idempotencyKey: `apps-${wire}-publish` }, 'html'],
+      // A tool without an app answers both alike.
       ['prepare_unpublish', { idempotencyKey: `apps-${wire}-unpublish` }, null],
     ];
     for (const [name, args, viewKey] of calls) {

@@ -55,9 +55,9 @@ export const TOOL_APPS: Readonly<Record<string, ToolApp>> = {
   },
   list_draft_changes: { app: 'changes', view: (a) => ({ name: 'changes_view', args: site(a) }) },
   get_site_overview: { app: 'site', view: (a) => ({ name: 'site_view', args: site(a) }) },
-  // A publish plan shows the change it would make (the same review as the approval page).
+  // A publish plan shows the change it would make (the same review as the approval page). The other
+  // prepare_* answers could show the plan app as they are; each would cost its `_meta` in the budget.
   prepare_publish: { app: 'plan', view: (a) => ({ name: 'changes_view', args: site(a) }) },
-  prepare_unpublish: { app: 'plan' },
 };
 
 /** Where an app answer carries its view: `_meta`, which hosts do not put in the model's context. */

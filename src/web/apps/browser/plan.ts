@@ -1,4 +1,4 @@
-// The plan app (prepare_publish, prepare_unpublish): what the prepared plan will do, when it expires,
+// The plan app (prepare_publish; any prepare_* answer fits it): what the prepared plan will do, when it expires,
 // and the way to the owner's approval page. It never approves or carries out anything (R-APP-3): its
 // one action asks the host to open the approval page, where the owner, signed in, decides.
 import { type ChangesView, changesPanel } from './changes.js';
