@@ -175,6 +175,36 @@ describe('recognising an app-capable client', () => {
     expect(await listWith({})).toEqual([]);
   });
 
+  it('2025: a call the SDK serves itself (it asks for progress) is recognised by the same session id', async () => {
+    const session = (await initialize(APPS_CAPABILITIES)).headers.get('mcp-session-id')!;
+    const call = (headers: Record<string, string>) =>
+      fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${s.demo.tokens.all}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          ...headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'list_draft_changes', arguments: {}, _meta: { progressToken: 'p1' } },
+        }),
+      }).then(async (res) => {
+        expect(res.headers.get('content-type')).toContain('text/event-stream');
+        const data = (await res.text()).split('\n').filter((l) => l.startsWith('data:'));
+        return JSON.parse(data.at(-1)!.slice(5)).result as Record<string, unknown>;
+      });
+    const withApps = await call({ 'mcp-session-id': session });
+    const without = await call({});
+    expect(viewOf(withApps)).toHaveProperty('html');
+    expect(viewOf(without)).toBeUndefined();
+    expect(withoutView(withApps)).toEqual(without);
+  });
+
   it('2026-07-28: each request’s envelope decides, not a session header', async () => {
     const names = (r: { body: { result: { tools: Array<{ name: string; _meta?: unknown }> } } }) =>
       r.body.result.tools.filter((t) => t._meta).map((t) => t.name);
