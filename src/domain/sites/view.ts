@@ -37,11 +37,15 @@ export type SiteView = {
   visitorAgents: boolean;
 };
 
-/** The draft (for members) or the published snapshot (null when never published or unpublished). */
+/**
+ * The draft (for members) or the published snapshot (null when never published or unpublished).
+ * `sectionsOf` (draft only) loads the sections of that one page alone (loadDraft).
+ */
 export async function loadSiteView(
   db: Db,
   websiteId: string,
   which: 'draft' | 'published',
+  sectionsOf?: string,
 ): Promise<SiteView | null> {
   const [row] = await db
     .select({
@@ -65,7 +69,7 @@ export async function loadSiteView(
     if (!snap) return null;
     pages = await withDates(db, websiteId, snap.pages);
   } else {
-    pages = await loadDraft(db, websiteId);
+    pages = await loadDraft(db, websiteId, sectionsOf);
   }
   return {
     websiteId: row.id,
@@ -90,8 +94,11 @@ async function withDates(db: Db, websiteId: string, list: SnapshotPage[]): Promi
   return list.map((p) => (dates.has(p.id) ? { ...p, createdAt: dates.get(p.id)! } : p));
 }
 
+/** A page as far as its address goes. */
+type Addressed = { slug: string; kind: string };
+
 /** The page at a site path: "" is the home page (slug "home", else the first page). */
-export function pageAt(view: SiteView, path: string): SnapshotPage | null {
+export function pageAt<P extends Addressed>(view: { pages: readonly P[] }, path: string): P | null {
   const slug = path.replace(/^\/+|\/+$/g, '');
   if (!slug)
     return view.pages.find((p) => p.slug === 'home') ?? view.pages.find((p) => p.kind === 'page') ?? null;
@@ -99,7 +106,7 @@ export function pageAt(view: SiteView, path: string): SnapshotPage | null {
 }
 
 /** The site path of a page as visitors address it: `/` for the home page, else `/<slug>`. */
-export function sitePathOf(view: SiteView, page: SnapshotPage): string {
+export function sitePathOf<P extends Addressed>(view: { pages: readonly P[] }, page: P): string {
   return pageAt(view, '') === page ? '/' : `/${page.slug}`;
 }
 

@@ -12,6 +12,8 @@ import type { DirectSiteCtx } from '../../domain/context.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { changedSections, pageStatus } from '../../domain/pages/page-status.js';
 import { reviewPublish } from '../../domain/pages/publish-review.js';
+import { loadDraftDigest, publishedDigest } from '../../domain/sites/digest.js';
+import { websiteRowOf } from '../../domain/sites/row.js';
 import { loadSiteView, sitePathOf } from '../../domain/sites/view.js';
 import { notFound } from '../../kernel/errors.js';
 import { PublishChanges, REVIEW_CSS } from '../pages/plan-review.js';
@@ -24,12 +26,14 @@ import { previewSite } from '../routes/preview.js';
 const { scope, area, role, annotations } = get_page;
 const site = { scope, area, role, annotations };
 
-/** The draft, the live site (null when nothing is live) and what differs between them. */
-async function compared(ctx: DirectSiteCtx) {
-  const draft = await loadSiteView(ctx.db, ctx.website.id, 'draft');
-  if (!draft) throw notFound('website');
-  const live = await loadSiteView(ctx.db, ctx.website.id, 'published');
-  return { draft, live, changes: diffDraft(draft.pages, live ? { pages: live.pages } : null) };
+/**
+ * The draft and the live site as digests, and what differs between them: what list_draft_changes
+ * compares, without reading any section's content.
+ */
+async function digests(ctx: DirectSiteCtx) {
+  const draft = await loadDraftDigest(ctx.db, ctx.website.id);
+  const live = await publishedDigest(ctx.db, await websiteRowOf(ctx));
+  return { draft, live, changes: diffDraft(draft, live) };
 }
 
 const origin = (ctx: DirectSiteCtx) => new URL(ctx.services.config.baseUrl).origin;
@@ -56,7 +60,9 @@ export const page_view = defineTool({
   description: 'The draft page as visitors will see it, drawn by the site renderer, changed sections marked.',
   ...site,
   transaction: 'none',
-  cacheable: true,
+  // Not cached: the navigation reads the site's services (its Book link), a table the read cache
+  // does not follow (src/mcp/caches.ts).
+  cacheable: false,
   input: z.object({ pageId: ParamId }),
   output: z.object({
     title: z.string(),
@@ -67,9 +73,11 @@ export const page_view = defineTool({
   }),
   activity: () => 'Drew a page preview for an app',
   async run(ctx, input) {
-    const { draft, changes } = await compared(ctx);
-    const page = draft.pages.find((p) => p.id === input.pageId);
-    if (!page) throw notFound('page');
+    // The page with its sections; the other pages only for the navigation.
+    const draft = await loadSiteView(ctx.db, ctx.website.id, 'draft', input.pageId);
+    const page = draft?.pages.find((p) => p.id === input.pageId);
+    if (!draft || !page) throw notFound('page');
+    const { changes } = await digests(ctx);
     const look = { basePath: editorPath(ctx), mode: 'draft' as const, assetBase: origin(ctx) };
     const { site: shown } = await previewSite(ctx.db, draft, look);
     const status = pageStatus(page.id, changes);
@@ -95,8 +103,12 @@ export const changes_view = defineTool({
   output: z.object({ changed: z.boolean(), html: z.string() }),
   activity: () => 'Drew the draft changes for an app',
   async run(ctx) {
-    const { draft, live, changes } = await compared(ctx);
-    const review = reviewPublish(draft.pages, live ? { pages: live.pages } : null);
+    // The review shows the text itself: the whole draft and live site, as prepare_publish reads them.
+    const draft = await loadSiteView(ctx.db, ctx.website.id, 'draft');
+    if (!draft) throw notFound('website');
+    const live = await loadSiteView(ctx.db, ctx.website.id, 'published');
+    const changes = diffDraft(draft.pages, live);
+    const review = reviewPublish(draft.pages, live);
     const body = await (
       <PublishChanges review={review} resolve={makeResolver(editorPath(ctx), origin(ctx))} />
     ).toString();
@@ -127,13 +139,14 @@ export const site_view = defineTool({
   }),
   activity: (_i, d) => `Drew ${d?.pages.length ?? 0} page(s) for an app`,
   async run(ctx) {
-    const { draft, live, changes } = await compared(ctx);
-    const kept = new Set(draft.pages.map((p) => p.id));
+    const { draft, live, changes } = await digests(ctx);
+    const kept = new Set(draft.map((p) => p.id));
+    const addressed = { pages: draft };
     return {
-      pages: draft.pages.map((p) => ({
+      pages: draft.map((p) => ({
         pageId: p.id,
         title: p.title,
-        path: sitePathOf(draft, p),
+        path: sitePathOf(addressed, p),
         kind: p.kind,
         status: pageStatus(p.id, changes),
         sections: p.sections.length,
