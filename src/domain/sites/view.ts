@@ -1,7 +1,7 @@
 // What the pages people look at may show (R-WEB-6): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';
 import { assets, brands, pages as pageRows, websites } from '../../db/schema.js';
@@ -51,7 +51,8 @@ export async function loadSiteView(
     .select({
       id: websites.id,
       name: websites.name,
-      published: websites.published,
+      // The snapshot holds the whole live site: read only when it is the one asked for.
+      published: which === 'published' ? websites.published : sql<null>`null`,
       searchVisible: websites.searchVisible,
       visitorAgents: websites.visitorAgents,
       config: websites.config,

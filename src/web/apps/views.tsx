@@ -27,11 +27,12 @@ const { scope, area, role, annotations } = get_page;
 const site = { scope, area, role, annotations };
 
 /**
- * The draft and the live site as digests, and what differs between them: what list_draft_changes
- * compares, without reading any section's content.
+ * The draft (or one page of it) and the live site as digests, and what differs between them: what
+ * list_draft_changes compares, without reading any section's content. With `onlyPage`, only the
+ * changes of that page hold (the rest of the live site counts as removed).
  */
-async function digests(ctx: DirectSiteCtx) {
-  const draft = await loadDraftDigest(ctx.db, ctx.website.id);
+async function digests(ctx: DirectSiteCtx, onlyPage?: string) {
+  const draft = await loadDraftDigest(ctx.db, ctx.website.id, onlyPage);
   const live = await publishedDigest(ctx.db, await websiteRowOf(ctx));
   return { draft, live, changes: diffDraft(draft, live) };
 }
@@ -77,7 +78,7 @@ export const page_view = defineTool({
     const draft = await loadSiteView(ctx.db, ctx.website.id, 'draft', input.pageId);
     const page = draft?.pages.find((p) => p.id === input.pageId);
     if (!draft || !page) throw notFound('page');
-    const { changes } = await digests(ctx);
+    const { changes } = await digests(ctx, page.id);
     const look = { basePath: editorPath(ctx), mode: 'draft' as const, assetBase: origin(ctx) };
     const { site: shown } = await previewSite(ctx.db, draft, look);
     const status = pageStatus(page.id, changes);
