@@ -6,7 +6,7 @@
 // data); no visitor text in any view; a refused call draws nothing. Rendering: test/web/mcp-apps.browser.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpUiResourceMetaSchema, McpUiToolMetaSchema } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { eq } from 'drizzle-orm';
@@ -14,7 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activity, leads } from '../../src/db/schema.js';
 import { APPS, TOOL_APPS, VIEW_META_KEY } from '../../src/mcp/apps/catalogue.js';
 import { declaresApps } from '../../src/mcp/apps/extension.js';
+import { createMcpEndpoint } from '../../src/mcp/endpoint.js';
+import { type Principal, authInfoFor } from '../../src/mcp/principal.js';
+import { mcpApps } from '../../src/web/apps/index.js';
 import { APPS_CAPABILITIES, WIRES, type Wire, appsClient, viewOf } from '../helpers/apps.js';
+import { ENDPOINT_KEY } from '../helpers/endpoint.js';
 import { MODERN, postModern } from '../helpers/mcp2026.js';
 import { type TestServer, postMcp, startTestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/web.js';
@@ -240,6 +244,42 @@ describe('recognising an app-capable client', () => {
     expect(declaresApps({ extensions: { 'io.example/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } })).toBe(
       false,
     );
+  });
+});
+
+describe('an OAuth sign-in not bound to a connection yet', () => {
+  it('is listed the apps, reads the documents (they are public) and gets no view', async () => {
+    const unbound: Principal = {
+      kind: 'unbound',
+      key: 'oauth:apps',
+      clientId: 'c-apps',
+      scopes: ['site:read'],
+    };
+    const endpoint = createMcpEndpoint(s.sg.deps, ENDPOINT_KEY, { apps: mcpApps(s.sg.deps) });
+    for (const wire of WIRES) {
+      const c = new Client(
+        { name: 'apps-unbound', version: '1' },
+        {
+          capabilities: APPS_CAPABILITIES,
+          versionNegotiation: { mode: wire === MODERN ? { pin: MODERN } : 'legacy' },
+        },
+      );
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL('http://127.0.0.1/api/mcp'), {
+          fetch: (url, init) => endpoint.fetch(new Request(url, init), { authInfo: authInfoFor(unbound) }),
+        }),
+      );
+      const { tools } = await c.listTools();
+      expect(tools.find((t) => t.name === 'get_page')?._meta).toEqual({ ui: { resourceUri: APPS.page.uri } });
+      const [doc] = (await c.readResource({ uri: APPS.page.uri })).contents;
+      expect(doc?.mimeType).toBe(RESOURCE_MIME_TYPE);
+      const r = await c.callTool({ name: 'get_page', arguments: { pageId: s.demo.pages.home } });
+      expect(r.isError).toBe(true);
+      expect(viewOf(r as Record<string, unknown>)).toBeUndefined();
+      // Its other resources stay closed until the owner binds it.
+      await expect(c.readResource({ uri: 'sitegate://site/overview' })).rejects.toThrow();
+      await c.close();
+    }
   });
 });
 
