@@ -8,7 +8,10 @@ import { MODERN } from './mcp2026.js';
 export type Wire = '2025-11-25' | typeof MODERN;
 export const WIRES: Wire[] = ['2025-11-25', MODERN];
 
-/** The capabilities an MCP Apps host declares (MCP Apps specification, capability negotiation). */
+/**
+ * The capabilities an MCP Apps host declares (MCP Apps specification, capability negotiation), from
+ * the extension package's own constants rather than the server's.
+ */
 export const APPS_CAPABILITIES = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 
 /** The SDK v2 client on `wire`, declaring the extension when `apps`. */

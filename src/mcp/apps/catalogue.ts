@@ -7,35 +7,15 @@
 
 export type AppId = 'page' | 'changes' | 'site' | 'plan';
 
-/** The app documents, by id: the `ui://` resource each is read from, and its name. */
-export const APPS: Record<AppId, { uri: string; name: string; title: string; description: string }> = {
-  page: {
-    uri: 'ui://sitegate/page',
-    name: 'page-preview',
-    title: 'Page preview',
-    description: 'A draft page as visitors will see it, at phone and desktop width, changed sections marked.',
-  },
-  changes: {
-    uri: 'ui://sitegate/changes',
-    name: 'draft-changes',
-    title: 'Draft changes',
-    description: 'What publishing would change, as the approval page shows it.',
-  },
-  site: {
-    uri: 'ui://sitegate/site',
-    name: 'site-overview',
-    title: 'Site overview',
-    description: 'The site and its pages: what is live, what is changed, what is new.',
-  },
-  plan: {
-    uri: 'ui://sitegate/plan',
-    name: 'plan',
-    title: 'Plan to approve',
-    description: 'What a prepared plan will do, and the link to the owner’s approval page.',
-  },
+/** Where each app document is read from (resources/read); scripts/build-apps.mjs builds them. */
+export const APPS: Record<AppId, { uri: string }> = {
+  page: { uri: 'ui://sitegate/page' },
+  changes: { uri: 'ui://sitegate/changes' },
+  site: { uri: 'ui://sitegate/site' },
+  plan: { uri: 'ui://sitegate/plan' },
 };
 
-/** A view: the hidden read (src/web/apps/views.ts) whose data the app draws beside the tool's own. */
+/** A view: the hidden read (src/web/apps/views.tsx) whose data the app draws beside the tool's own. */
 export type ViewCall = { name: string; args: Record<string, unknown> };
 
 type ToolApp = {

@@ -100,7 +100,7 @@ function sectionHeadline(s: ReviewSection): string {
  * The change a publish makes, as the owner reviews it: new and removed pages, page fields, each
  * section's fields side by side, and placeholder text still in the draft. `resolve` places site links
  * and images in the text: under the reviewed draft's preview on the approval page. The draft-changes
- * MCP App draws the same review (src/web/apps/views.ts).
+ * MCP App draws the same review (src/web/apps/views.tsx).
  */
 export function PublishChanges(props: { review: PublishReview; resolve: UrlResolver }) {
   const r = props.review;
