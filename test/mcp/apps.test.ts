@@ -143,8 +143,9 @@ describe('recognising an app-capable client', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } },
     });
-  const listWith = async (headers: Record<string, string>) => {
-    const res = await fetch(s.mcpUrl, {
+  /** A 2025-wire request after initialize, with `headers` added. */
+  const post2025 = (body: unknown, headers: Record<string, string>) =>
+    fetch(s.mcpUrl, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${s.demo.tokens.all}`,
@@ -153,8 +154,10 @@ describe('recognising an app-capable client', () => {
         'mcp-protocol-version': '2025-11-25',
         ...headers,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      body: JSON.stringify(body),
     });
+  const listWith = async (headers: Record<string, string>) => {
+    const res = await post2025({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers);
     const tools = (await res.json()).result.tools as Array<{ name: string; _meta?: unknown }>;
     return tools.filter((t) => t._meta).map((t) => t.name);
   };
@@ -182,22 +185,15 @@ describe('recognising an app-capable client', () => {
   it('2025: a call the SDK serves itself (it asks for progress) is recognised by the same session id', async () => {
     const session = (await initialize(APPS_CAPABILITIES)).headers.get('mcp-session-id')!;
     const call = (headers: Record<string, string>) =>
-      fetch(s.mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${s.demo.tokens.all}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          ...headers,
-        },
-        body: JSON.stringify({
+      post2025(
+        {
           jsonrpc: '2.0',
           id: 3,
           method: 'tools/call',
           params: { name: 'list_draft_changes', arguments: {}, _meta: { progressToken: 'p1' } },
-        }),
-      }).then(async (res) => {
+        },
+        headers,
+      ).then(async (res) => {
         expect(res.headers.get('content-type')).toContain('text/event-stream');
         const data = (await res.text()).split('\n').filter((l) => l.startsWith('data:'));
         return JSON.parse(data.at(-1)!.slice(5)).result as Record<string, unknown>;
