@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark module in turn, each printing its own figures.
-// BENCH=name[,name] runs only those (ladder, writes, mcp, protocol, commits, content, import, fidelity, startup,
-// site, mail, apps).
+// BENCH=name[,name] runs only those (ladder, writes, mcp, protocol, commits, content, import,
+// fidelity, migrate-big, startup, site, mail, apps).
 const ALL = [
   'ladder',
   'writes',
@@ -10,6 +10,7 @@ const ALL = [
   'content',
   'import',
   'fidelity',
+  'migrate-big',
   'startup',
   'site',
   'mail',

@@ -40,9 +40,11 @@ export function v1Endpoint(deps: CallDeps): McpEndpoint {
           await listingFacts(deps.services.db, caller, deps.caches.listing),
         ),
       }));
-      server.setRequestHandler(CallToolRequestSchema, async (req) =>
-        callTool(deps, caller, req.params.name, req.params.arguments),
-      );
+      server.setRequestHandler(CallToolRequestSchema, async (req) => {
+        const tool = deps.registry.get(req.params.name);
+        if (!tool) throw new Error(`Unknown tool: ${req.params.name}`);
+        return callTool(deps, caller, tool, req.params.arguments);
+      });
       server.setRequestHandler(ReadResourceRequestSchema, async (req) =>
         readResource(deps, caller, req.params.uri),
       );

@@ -1,5 +1,5 @@
 // npm run screenshots: each approval page, the owner's home, restore points, Developers, a blog post
-// and the blog index in the reviewed preview, and the site console's pages (pages, publish review,
+// and the blog index in the reviewed preview, a live post with a table and a code block, and the site console's pages (pages, publish review,
 // customers, erasure, members) at 390 px
 // and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
 // fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the two the README shows;
@@ -8,6 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
+import { publishDraft } from '../src/domain/sites/publish.js';
+import { RICH_POST } from '../test/fixtures/rich-post.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { WIDTHS, signedIn } from '../test/helpers/owner-pages.js';
 import { startTestServer } from '../test/helpers/server.js';
@@ -41,6 +43,8 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       body: 'Rye is **back**, with toasted seeds.\n## When\n- Weekdays from 7:00\n- Saturdays until noon\n\nAsk us about [the workshop](/book).',
       excerpt: 'Rye is back for the winter.',
     });
+    // A post with a table and a fenced code block: its diff on the approval page, live further down.
+    const rich = await call('create_blog_post', RICH_POST);
     const intro = (await call('get_page', { pageId: demo.pages.home })).sections as Array<{
       sectionId: string;
       content: { body?: string };
@@ -107,6 +111,17 @@ it('takes the owner pages at 390 and 1280 px', async () => {
         console.log(file);
       }
       await page.context().close();
+    }
+    // The rich post on the live site, once published.
+    await s.sg.deps.services.db.transaction((tx) => publishDraft(tx, demo.websites.main, new Date()));
+    for (const width of WIDTHS) {
+      const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await ctx.newPage();
+      await page.goto(`${s.url}/sites/${demo.websites.main}/${rich.slug}`);
+      const file = path.join(OUT, `rich-text-live-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(file);
+      await ctx.close();
     }
   } finally {
     await browser.close();

@@ -6,11 +6,15 @@ import { parseTrustProxy } from './kernel/trusted-proxies.js';
 const HOST_PORT = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]):\d{1,5}$/;
 
 /**
- * How long the database may take, PostgreSQL only (src/db/pg-bounds.ts): every statement, every
- * connection attempt and every transaction left idle has a bound, so a stalled or vanished server
- * fails calls instead of hanging them. Shared by Config and by callers that open a database without one.
+ * How long the database may take, PostgreSQL only (src/db/pg-bounds.ts, src/db/deadline.ts): a call
+ * waits on it no longer than its bound in all (a person waits for an interactive call; long work has
+ * its own), every statement, connection attempt and transaction left idle has a bound, so a stalled or
+ * vanished server fails calls instead of hanging them. Shared by Config and by callers that open a
+ * database without one.
  */
 export const DB_BOUNDS = {
+  callTimeoutMs: 5_000,
+  longWorkTimeoutMs: 600_000,
   statementTimeoutMs: 15_000,
   connectTimeoutMs: 5_000,
   idleInTransactionTimeoutMs: 60_000,
@@ -68,6 +72,13 @@ const Env = z.object({
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
       }
     }),
+  DB_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DB_BOUNDS.callTimeoutMs),
+  DB_LONG_WORK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(DB_BOUNDS.longWorkTimeoutMs),
   DB_STATEMENT_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -190,8 +201,12 @@ export const ENV_HELP: Record<keyof z.infer<typeof Env>, string> = {
     "messages and booking requests per sender address per day through visitors' assistants (5)",
   TRUST_PROXY:
     "your proxies' addresses or CIDR ranges (127.0.0.1,10.0.0.0/8): X-Forwarded-For is believed from them only (none)",
+  DB_CALL_TIMEOUT_MS:
+    'PostgreSQL: the most a call, page or form waits on the database in all, in ms; past it the call answers `unavailable` and nothing is changed (5000)',
+  DB_LONG_WORK_TIMEOUT_MS:
+    'PostgreSQL: the same bound for long work: imports, migrations from a URL, image generation (600000)',
   DB_STATEMENT_TIMEOUT_MS:
-    'PostgreSQL: longest a statement may run, in ms; the client gives up 1 s later (15000)',
+    'PostgreSQL: longest a statement may run on the server, in ms; the client gives up 1 s later (15000)',
   DB_CONNECT_TIMEOUT_MS: 'PostgreSQL: longest wait for a connection, new or from the pool, in ms (5000)',
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS:
     'PostgreSQL: a transaction left idle this long, in ms, is ended by the server (60000)',
@@ -254,6 +269,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trust.list,
     trustProxyLegacy: trust.legacy,
     dbBounds: {
+      callTimeoutMs: e.DB_CALL_TIMEOUT_MS,
+      longWorkTimeoutMs: e.DB_LONG_WORK_TIMEOUT_MS,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 // Assembles one Sitegate process from a Config: database, services, limits, Activity, HTTP app and
 // the background jobs (Activity retention, session clean-up). Tests build it in-process the same way.
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -75,6 +75,28 @@ export type RuntimeOptions = {
  * sent just as the other side closes is reset, and a proxy may not retry a POST it has sent.
  */
 const KEEP_ALIVE_MS = 5_000;
+
+/**
+ * After the listener closes, how long a connection that sends nothing is kept open: a request a proxy
+ * sent on it just before is on its way, and is answered rather than reset.
+ */
+const IDLE_GRACE_MS = 1_000;
+
+type Listening = ReturnType<typeof serve>;
+
+/**
+ * Stops accepting connections, leaving the open ones be; resolves once the last one has ended. (Node's
+ * http.Server#close also closes every idle connection at once, under requests on their way to it:
+ * the listener is closed as a net.Server here.)
+ */
+function stopListening(s: Listening): Promise<void> {
+  return new Promise<void>((resolve) => net.Server.prototype.close.call(s, () => resolve()));
+}
+
+/** Closes the connections with no request in progress (after IDLE_GRACE_MS: their peers sent nothing). */
+function closeIdle(s: Listening): void {
+  if ('closeIdleConnections' in s) s.closeIdleConnections();
+}
 
 /**
  * The part of SHUTDOWN_TIMEOUT_MS kept, after in-flight calls, for writing their Activity and
@@ -235,9 +257,12 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
      * Graceful shutdown. First the drain: /readyz answers 503 and every answer
      * carries `Connection: close`, while the listener stays open and calls are served as usual, for
      * SHUTDOWN_DRAIN_MS, so a balancer that polls /readyz stops sending before anything is refused.
-     * Then the listener closes, in-flight requests finish (their connections are cut near the end of
-     * SHUTDOWN_TIMEOUT_MS, keeping time to flush Activity), running jobs end and Activity is written.
-     * `sitegate serve` bounds the whole of it (src/cli/serve.ts).
+     * Then the listener closes, and every connection still open is left to end by itself: a request
+     * that arrives on one is answered (and closes it), a busy one ends after its answer, and one still
+     * silent after IDLE_GRACE_MS is closed. A connection is never closed under a request already on its
+     * way: a proxy cannot retry a POST it sent (docs/reliability.md, "Rolling restarts"). What is left
+     * near the end of SHUTDOWN_TIMEOUT_MS is cut, keeping time to flush Activity; running jobs end and
+     * Activity is written. `sitegate serve` bounds the whole of it (src/cli/serve.ts).
      */
     async close() {
       draining = true;
@@ -245,19 +270,16 @@ export async function createSitegate(config: Config, opts: RuntimeOptions = {}):
       const s = server;
       if (s && config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       if (s) {
-        const closed = new Promise<void>((r) => s.close(() => r()));
-        // Connections with nothing in flight go now (server.close() does it too on Node 19 and later):
-        // after a drain there are none a balancer keeps, since each answer in it said `Connection:
-        // close` and its own idle timeout is shorter than ours (KEEP_ALIVE_MS). Busy ones end after
-        // their answer.
-        if ('closeIdleConnections' in s) s.closeIdleConnections();
         const inFlightMs = config.shutdownTimeoutMs - flushReserve(config.shutdownTimeoutMs);
+        const closed = stopListening(s);
+        const silent = setTimeout(() => closeIdle(s), Math.min(IDLE_GRACE_MS, inFlightMs)).unref();
         const bound = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), inFlightMs).unref());
         if ((await Promise.race([closed, bound])) === 'timeout') {
           log.warn({ timeoutMs: inFlightMs }, 'shutdown: cutting connections still busy');
           if ('closeAllConnections' in s) s.closeAllConnections();
           await closed;
         }
+        clearTimeout(silent);
       }
       await Promise.all(jobs.map((j) => j.idle()));
       await deps.activity.close();

@@ -13,6 +13,7 @@ import type { Reach } from '../kernel/caller.js';
 import { createConnection } from './connections.js';
 import { ownedWebsites } from './owner.js';
 import { sha256Hex } from '../kernel/tokens.js';
+import { transaction, workspaceOf } from '../db/transactions.js';
 
 const PAIRING_TTL_SECONDS = 600;
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval. */
@@ -180,7 +181,7 @@ export async function pollPairing(db: Db, deviceCode: unknown, now: Date): Promi
     await db.update(pairings).set({ lastPolledAt: now }).where(eq(pairings.id, row.id));
     return { status: 202, body: { status: 'pending' } };
   }
-  return db.transaction(async (tx) => {
+  return transaction(db, workspaceOf(row.websiteId!), async (tx) => {
     // Exactly once: only the poll that flips approved -> consumed mints the token.
     const [claimed] = await tx
       .update(pairings)

@@ -17,6 +17,7 @@ import { releaseRunningClaims } from '../domain/idempotency/keys.js';
 import { settleReservations } from '../domain/library/generate.js';
 import { faultArmed, faultPoint } from '../kernel/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
+import { transaction } from '../db/transactions.js';
 
 export type DemoOut = {
   baseUrl: string;
@@ -170,7 +171,8 @@ WARNING: TRUST_PROXY=1 now means "a proxy on this machine" (loopback addresses o
  * without that file prints how to get a token instead (`tokens` is then null).
  */
 async function ensureDemo(db: Db, baseUrl: string, dataDir: string): Promise<DemoOut> {
-  const out = await db.transaction(async (tx) => {
+  const seedOnce = { none: 'the demo seed: its own advisory lock serialises first starts' };
+  const out = await transaction(db, seedOnce, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_LOCK})`);
     const [seeded] = await tx.select().from(demoSeed).where(eq(demoSeed.id, 'demo'));
     if (seeded) {

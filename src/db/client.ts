@@ -9,15 +9,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { CHANGE_CHANNEL, type ChangeFeed, changeFeed } from './change-feed.js';
-import { countQueries } from '../kernel/round-trips.js';
 import { DB_BOUNDS, type DbBounds } from '../config.js';
-import { guardPool, loneClientOptions, poolOptions } from './pg-bounds.js';
+import { loneClientOptions, poolOptions } from './pg-bounds.js';
 import { migrationsFolder } from './migrator.js';
 import { keepDrizzleText } from './pglite-parsers.js';
 import { syncNewTree } from '../kernel/durable-files.js';
-import { usePreparedStatements } from './pglite-statements.js';
+import { SessionPglite, SessionPool } from './session.js';
+import { markPglite } from './transactions.js';
 import { versionReader } from './versions.js';
-import { holdWritesOn, settleHeldWrites } from './write-behind.js';
 
 export { migrationsFolder };
 
@@ -76,13 +75,12 @@ async function openPostgres(url: string, max: number, bounds: DbBounds): Promise
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   // A database that cannot be reached or stalls fails a request within its bounds instead of
   // queueing it forever (and /readyz turns 503); pg's default is to wait without bound.
-  const pool = new pg.Pool(poolOptions(url, max, bounds));
+  const raw = new pg.Pool(poolOptions(url, max, bounds));
   // An idle client whose server went away emits 'error' on the pool; without a listener that is fatal.
-  pool.on('error', () => {});
-  guardPool(pool);
-  pool.on('connect', (client) => holdWritesOn(countQueries(client)));
-  const db = drizzle(pool);
-  settleHeldWrites(db as unknown as Db);
+  raw.on('error', () => {});
+  // Every statement and checkout goes through the one seam (src/db/session.ts).
+  const pool = new SessionPool(raw);
+  const db = drizzle({ client: pool as unknown as InstanceType<typeof pg.Pool> });
   return {
     db: db as unknown as Db,
     kind: 'postgres',
@@ -107,7 +105,7 @@ async function openPostgres(url: string, max: number, bounds: DbBounds): Promise
         await client.end().catch(() => {});
       }
     },
-    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+    poolUse: () => ({ total: raw.totalCount, idle: raw.idleCount, waiting: raw.waitingCount, max }),
   };
 }
 
@@ -146,33 +144,6 @@ function useBaselineWasmCompiler(): void {
 }
 
 /**
- * PGlite runs one transaction at a time and hands its lock to the next waiter in a microtask,
- * so under write load queued transactions ran back to back for long stretches without the event loop
- * getting a turn: no answer was written, no request read, and a get_page that needed the database
- * waited behind every queued write (tail latencies in docs/performance.md).
- * Here each top-level transaction waits for the one before it and then for one turn of the event loop
- * (setImmediate), in arrival order. Nothing else changes: they ran one at a time already; a tool may
- * not start a second top-level transaction from inside one (PGlite's own lock would deadlock too).
- */
-function fairTransactions(db: Db): void {
-  const begin = db.transaction.bind(db);
-  let last: Promise<unknown> = Promise.resolve();
-  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  db.transaction = ((...args: Parameters<Db['transaction']>) => {
-    const run = last.then(turn).then(() => begin(...args));
-    last = run.catch(() => undefined);
-    return run;
-  }) as Db['transaction'];
-}
-
-/** Each PGlite transaction may hold writes back until its next statement (src/db/write-behind.ts). */
-function watchTransactions(client: PGlite): void {
-  const transaction = client.transaction.bind(client);
-  client.transaction = ((run: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => unknown) =>
-    transaction((tx) => run(holdWritesOn(tx)) as Promise<unknown>)) as PGlite['transaction'];
-}
-
-/**
  * Opens PGlite on `dataDir` (in memory without one), optionally loading a dumped image, the one way
  * Sitegate puts it on a folder: through SyncingNodeFS with fsync on (src/db/pglite-fsync.ts) and
  * Sitegate's settings. The server and `sitegate restore` both use it.
@@ -201,12 +172,10 @@ async function openPglite(dir: string | undefined, fresh?: string, image?: Blob)
     await prepareInChild(dir);
   }
   const client = await createPglite(fresh ?? dir, image);
-  usePreparedStatements(client);
   keepDrizzleText(client);
-  watchTransactions(client);
-  const db = drizzle(countQueries(client));
-  fairTransactions(db as unknown as Db);
-  settleHeldWrites(db as unknown as Db);
+  // Every statement and transaction goes through the one seam (src/db/session.ts).
+  const db = drizzle({ client: new SessionPglite(client) as unknown as PGlite });
+  markPglite(db as unknown as Db);
   const feed = changeFeed();
   // PGlite is in-process: a notification is handled before the committing statement resolves.
   await client.listen(CHANGE_CHANNEL, (table) => feed.emit(table));

@@ -10,12 +10,19 @@
 // lone call always takes), so one call's refusal never undoes another's write. A failure at the commit
 // itself is not retried: the commit may have happened, and a second run would do the work twice.
 //
-// On PostgreSQL the group holds the workspace's rows (its cache-version row, a section edit's website)
-// for one transaction instead of handing them from transaction to transaction, each hand-over waiting
-// on this process's event loop; the pool's other connections stay free for reads and other
-// workspaces. PGlite runs one transaction at a time anyway: there the group saves a flush per call.
+// On PostgreSQL the group takes its workspace's write lock first (the key is the workspace's id;
+// src/db/transactions.ts) and holds the workspace's rows for one transaction instead of handing them from
+// transaction to transaction, each hand-over waiting on this process's event loop; the pool's other
+// connections stay free for reads and other workspaces. PGlite runs one transaction at a time anyway:
+// there the group saves a flush per call.
+//
+// Each call keeps its own deadline (src/db/deadline.ts): one that waited past it here is answered
+// without running, a group runs within the earliest deadline of its calls, and a call run alone within
+// its own.
 import type { Db } from './client.js';
-import { sendHeldWrites } from './write-behind.js';
+import { DeadlineExceeded, deadlineAt, outsideDeadline, withDeadlineAt } from './deadline.js';
+import { isRetryable } from './failures.js';
+import { transaction, workspaces } from './transactions.js';
 
 /** A call's work in the group's transaction: its answer, and the line committed with it. */
 export type GroupWork<T, L> = (tx: Db) => Promise<{ value: T; line: L }>;
@@ -23,6 +30,8 @@ export type GroupCommit<L> = <T>(key: string, work: GroupWork<T, L>) => Promise<
 
 type Job<L> = {
   work: GroupWork<unknown, L>;
+  /** The call's deadline (a performance.now() instant), if it has one. */
+  at: number | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 };
@@ -43,56 +52,73 @@ export function groupCommit<L>(
   // A key is present while one of its transactions is in flight; its array holds the calls waiting.
   const waiting = new Map<string, Job<L>[]>();
 
-  const alone = async (job: Job<L>) => {
+  // Each group runs in the context of the call that started the loop: the deadline is set anew.
+  const within = <T>(at: number | undefined, run: () => Promise<T>) =>
+    at === undefined ? outsideDeadline(run) : withDeadlineAt(at, run, true);
+
+  const alone = async (job: Job<L>, key: string) => {
     try {
       job.resolve(
-        await db.transaction(async (tx) => {
-          const { value, line } = await job.work(tx);
-          await opts.beforeCommit(tx, [line]);
-          return value;
-        }),
+        await within(job.at, () =>
+          transaction(db, workspaces(key), async (tx) => {
+            const { value, line } = await job.work(tx);
+            await opts.beforeCommit(tx, [line]);
+            return value;
+          }),
+        ),
       );
     } catch (err) {
       job.reject(err);
     }
   };
 
-  const together = async (jobs: Job<L>[]) => {
+  const together = async (jobs: Job<L>[], key: string) => {
     let values: unknown[];
+    const ats = jobs.map((j) => j.at).filter((at): at is number => at !== undefined);
     try {
-      values = await db.transaction(async (tx) => {
-        const out: unknown[] = [];
-        const lines: L[] = [];
-        for (const job of jobs) {
-          const done = await job.work(tx).catch(() => {
-            throw new GroupMemberFailed();
-          });
-          out.push(done.value);
-          lines.push(done.line);
-        }
-        // Writes the calls held back (src/db/write-behind.ts) go now: one of them failing is a call's
-        // failure, not the commit's, so the calls run again alone, where each sees its own.
-        await sendHeldWrites(tx).catch(() => {
-          throw new GroupMemberFailed();
-        });
-        await opts.beforeCommit(tx, lines);
-        return out;
-      });
+      values = await within(ats.length ? Math.min(...ats) : undefined, () =>
+        transaction(db, workspaces(key), async (tx) => {
+          const out: unknown[] = [];
+          const lines: L[] = [];
+          for (const job of jobs) {
+            // A deadlock undoes the whole group, which runs again together; any other failure is the
+            // call's own, and the calls run again alone.
+            const done = await job.work(tx).catch((err) => {
+              throw isRetryable(err) ? err : new GroupMemberFailed();
+            });
+            out.push(done.value);
+            lines.push(done.line);
+          }
+          await opts.beforeCommit(tx, lines);
+          return out;
+        }),
+      );
     } catch (err) {
       if (!(err instanceof GroupMemberFailed)) {
         for (const job of jobs) job.reject(err);
         return;
       }
-      for (const job of jobs) await alone(job);
+      for (const job of jobs) await alone(job, key);
       return;
     }
     for (const [i, job] of jobs.entries()) job.resolve(values[i]);
   };
 
+  /** The calls whose deadline passed while they waited are answered now, without running. */
+  const due = (jobs: Job<L>[]) => {
+    const now = performance.now();
+    return jobs.filter((job) => {
+      if (job.at === undefined || job.at > now) return true;
+      job.reject(new DeadlineExceeded('its turn to write'));
+      return false;
+    });
+  };
+
   const drive = async (key: string, first: Job<L>) => {
     let jobs = [first];
     while (jobs.length) {
-      await (jobs.length === 1 ? alone(jobs[0]!) : together(jobs));
+      jobs = due(jobs);
+      if (jobs.length) await (jobs.length === 1 ? alone(jobs[0]!, key) : together(jobs, key));
       // One turn of the event loop first: calls whose requests have arrived meanwhile join this group.
       await new Promise<void>((resolve) => setImmediate(resolve));
       jobs = waiting.get(key)!.splice(0, opts.max);
@@ -102,7 +128,7 @@ export function groupCommit<L>(
 
   return <T>(key: string, work: GroupWork<T, L>) =>
     new Promise<T>((resolve, reject) => {
-      const job: Job<L> = { work, resolve: resolve as (v: unknown) => void, reject };
+      const job: Job<L> = { work, at: deadlineAt(), resolve: resolve as (v: unknown) => void, reject };
       const queue = waiting.get(key);
       if (queue) queue.push(job);
       else {

@@ -8,7 +8,8 @@
 //   (connectionTimeoutMillis); TCP keepalive lets the kernel notice a peer that went away.
 // - A transaction left idle is ended by the server (idle_in_transaction_session_timeout), so the row
 //   locks of a process that vanished mid-transaction are not held until TCP gives up.
-// - A client that failed or timed out is closed and never handed out again.
+// - A client that failed or timed out is closed and never handed out again (src/db/session.ts applies
+//   these rules to every statement and every checkout).
 import type pg from 'pg';
 import type { DbBounds } from '../config.js';
 
@@ -29,6 +30,9 @@ export function poolOptions(url: string, max: number, bounds: DbBounds): pg.Pool
     statement_timeout: bounds.statementTimeoutMs,
     query_timeout: bounds.statementTimeoutMs + CLIENT_MARGIN_MS,
     idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
+    // A statement whose client gave up (its call's deadline, src/db/session.ts) and closed the
+    // connection is ended by the server within a second, even while it waits on a lock.
+    options: '-c client_connection_check_interval=1000',
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   };
@@ -45,54 +49,29 @@ export function loneClientOptions(url: string, bounds: DbBounds): pg.ClientConfi
 }
 
 /**
- * Makes a failed connection harmless to the process and to the next request:
- * - every client gets an 'error' listener for its whole life (pg-pool listens only while it is idle);
- * - a client whose statement timed out on the client side still has that statement on the wire, and
- *   everything sent after it would queue behind it: it is closed at once, so the statements queued on
- *   it (a transaction's ROLLBACK) fail now instead of each waiting out its own bound;
- * - a checked-out client given back broken, closed or inside a transaction is removed from the pool
- *   (pg-pool itself returns a client whose statement merely timed out, or whose ROLLBACK failed);
- * - a checked-out client whose connection closes is given back at once, removed: drizzle's
- *   node-postgres transaction sends BEGIN before the block that releases its client, so a connection
- *   lost at BEGIN would otherwise hold its place in the pool for good. A later release is a no-op.
+ * Makes a pooled connection's failure harmless to the process (src/db/session.ts wires it to the pool's
+ * 'connect'): every client gets an 'error' listener for its whole life (pg-pool listens only while it
+ * is idle, and an unheard 'error' ends the process); the request holding it sees the failure as its
+ * statement's error, and the pool then drops it.
  */
-export function guardPool(pool: pg.Pool): void {
-  const holders = new WeakMap<pg.PoolClient, (err?: Error | boolean) => void>();
-  pool.on('connect', (client) => {
-    // The request holding it sees the failure as its statement's error; the pool then drops it.
-    client.on('error', () => {});
-    client.on('end', () => holders.get(client)?.(new Error('connection closed')));
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as { query: unknown }).query = (...args: unknown[]) => {
-      const r = query(...args);
-      if (r instanceof Promise) {
-        r.catch((err: Error) => {
-          if (err?.message === CLIENT_TIMEOUT) void client.end().catch(() => {});
-        });
-      }
-      return r;
-    };
-  });
-  const connect = pool.connect.bind(pool) as (cb?: unknown) => Promise<pg.PoolClient> | undefined;
-  // The callback form is pg-pool's own pool.query, which releases with the query's error itself.
-  (pool as { connect: unknown }).connect = (cb?: unknown) => {
-    if (cb) return connect(cb);
-    return connect()!.then((client) => {
-      const release = client.release.bind(client);
-      const once = (err?: Error | boolean) => {
-        if (holders.get(client) !== once) return;
-        holders.delete(client);
-        release(err || (unfit(client) ? new Error('connection left unusable') : undefined));
-      };
-      holders.set(client, once);
-      client.release = once;
-      return client;
-    });
-  };
+export function watchClient(client: pg.PoolClient): void {
+  client.on('error', () => {});
 }
 
-/** A client that must not be handed to the next request. */
-function unfit(client: pg.PoolClient): boolean {
-  const c = client as pg.PoolClient & { _ending?: boolean; _queryable?: boolean };
-  return c._ending === true || c._queryable === false || client.getTransactionStatus?.() !== 'I';
+/** pg's client-side statement bound fired: the statement is still on the wire. */
+export function isClientTimeout(err: unknown): boolean {
+  return (err as { message?: unknown } | null)?.message === CLIENT_TIMEOUT;
+}
+
+type Internals = { _ending?: boolean; _queryable?: boolean };
+
+/** The connection is closed or closing: nothing sent on it will run. */
+export function gone(client: pg.PoolClient): boolean {
+  const c = client as pg.PoolClient & Internals;
+  return c._ending === true || c._queryable === false;
+}
+
+/** A client that must not be handed to the next request: gone, or left inside a transaction. */
+export function unfit(client: pg.PoolClient): boolean {
+  return gone(client) || client.getTransactionStatus?.() !== 'I';
 }

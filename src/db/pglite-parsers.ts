@@ -3,7 +3,7 @@
 // parsers into its table for every type it knows, hundreds of array types among them, with an object
 // spread on every query, as costly as running `select 1` (docs/performance.md).
 // So the instance's own table says the same once, and a query's parsers are dropped when they change
-// nothing: each names one of those types and returns the text it is given.
+// nothing: each names one of those types and returns the text it is given (src/db/session.ts).
 import { type PGlite, type QueryOptions, types } from '@electric-sql/pglite';
 
 const AS_TEXT: readonly number[] = [
@@ -21,7 +21,6 @@ const asText = (value: string) => value;
 const PROBE = '2001-02-03 04:05:06';
 
 type Parsers = NonNullable<QueryOptions['parsers']>;
-type Query = (query: string, params?: unknown[], options?: QueryOptions) => Promise<unknown>;
 
 /** True when `parsers` would leave every value as the instance (after `keepDrizzleText`) does. */
 export function redundantParsers(parsers: Parsers): boolean {
@@ -41,28 +40,16 @@ function keepsText(parse: (value: string) => unknown): boolean {
   }
 }
 
-function dropRedundant(target: { query: Query }): void {
-  const query = target.query.bind(target);
-  target.query = (text, params, options) =>
-    query(
-      text,
-      params,
-      options?.parsers && redundantParsers(options.parsers) ? { ...options, parsers: undefined } : options,
-    );
+/** A query's options without parsers that say no more than the instance's own table. */
+export function withoutRedundantParsers(options: QueryOptions | undefined): QueryOptions | undefined {
+  return options?.parsers && redundantParsers(options.parsers) ? { ...options, parsers: undefined } : options;
 }
 
 /**
- * Makes a started PGlite leave Drizzle's text types as text itself, and skip per-query parsers that say
- * no more (on the instance and inside its transactions). Call after `PGlite.create`: starting fills
- * the array types' parsers, which would otherwise split `timestamp[]` and the like.
+ * Makes a started PGlite leave Drizzle's text types as text itself (its parser table, not a method).
+ * Call after `PGlite.create`: starting fills the array types' parsers, which would otherwise split
+ * `timestamp[]` and the like. src/db/session.ts drops the per-query parsers that then say no more.
  */
 export function keepDrizzleText(client: PGlite): void {
   for (const type of AS_TEXT) client.parsers[type] = asText;
-  dropRedundant(client as unknown as { query: Query });
-  const transaction = client.transaction.bind(client);
-  client.transaction = ((run: (tx: unknown) => unknown) =>
-    transaction((tx) => {
-      dropRedundant(tx as unknown as { query: Query });
-      return run(tx) as Promise<unknown>;
-    })) as PGlite['transaction'];
 }

@@ -18,11 +18,27 @@ import {
 const { serialize } = protocol;
 export const MAX_PREPARED = 200;
 
-type Query = (text: string, params?: unknown[], options?: QueryOptions) => Promise<Results>;
+export type Query = (text: string, params?: unknown[], options?: QueryOptions) => Promise<Results>;
 type Prepared = { name: string; types: number[] };
 
-/** Makes `client.query`, and `query` of each of its transactions, run through prepared statements. */
-export function usePreparedStatements(client: PGlite): { prepared: () => number } {
+/** A PGlite transaction as its `transaction` callback receives it (what this runner needs of it). */
+type Tx = { query: Query; closed: boolean };
+
+export type PreparedStatements = {
+  /** A statement outside any transaction, as `client.query` would run it. */
+  query: Query;
+  /** A statement inside `tx`, one of the client's transactions, as `tx.query` would run it. */
+  queryIn(tx: Tx): Query;
+  /** How many texts are prepared now. */
+  prepared(): number;
+};
+
+/**
+ * Runs statements on `client` through prepared statements (src/db/session.ts hands them to Drizzle).
+ * Replaces nothing on the client: PGlite's own `query` is still there, and still used for what this
+ * path does not handle (explicit parameter types, /dev/blob, a closed client).
+ */
+export function preparedStatements(client: PGlite): PreparedStatements {
   const statements = new Map<string, Prepared>(); // by text, least recently used first
   const closing: string[] = [];
   let made = 0;
@@ -105,24 +121,19 @@ export function usePreparedStatements(client: PGlite): { prepared: () => number 
   // Options PGlite's query handles that this path does not (explicit parameter types, /dev/blob).
   const plain = (options?: QueryOptions) => Boolean(options?.paramTypes || options?.blob);
 
-  const query = client.query.bind(client) as Query;
-  client.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-    client.closed || plain(options)
-      ? query(text, params, options)
-      : client._runExclusiveTransaction(() =>
-          client.runExclusive(() => run(false, text, params, options)),
-        )) as PGlite['query'];
-
-  const transaction = client.transaction.bind(client);
-  client.transaction = ((body: (tx: { query: Query }) => unknown) =>
-    transaction((tx) => {
-      const own = tx.query.bind(tx) as Query;
-      (tx as { query: Query }).query = (text, params, options) =>
+  const own = client.query.bind(client) as Query;
+  return {
+    query: (text, params, options) =>
+      client.closed || plain(options)
+        ? own(text, params, options)
+        : client._runExclusiveTransaction(() => client.runExclusive(() => run(false, text, params, options))),
+    queryIn: (tx) => {
+      const inTx = tx.query.bind(tx) as Query;
+      return (text, params, options) =>
         tx.closed || plain(options)
-          ? own(text, params, options)
+          ? inTx(text, params, options)
           : client.runExclusive(() => run(true, text, params, options));
-      return body(tx as { query: Query }) as Promise<unknown>;
-    })) as PGlite['transaction'];
-
-  return { prepared: () => statements.size };
+    },
+    prepared: () => statements.size,
+  };
 }

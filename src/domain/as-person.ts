@@ -3,6 +3,7 @@
 // actor is the person (no connection). The console's routes call every action through here.
 import { type PersonAction, type PersonSite, authorizePerson } from '../gate/person.js';
 import { type Services, type SiteCtx, noProgress } from './context.js';
+import { transaction, workspaceOf } from '../db/transactions.js';
 
 export type { PersonSite };
 
@@ -13,7 +14,7 @@ export async function asPerson<T>(
   websiteId: string,
   work: (ctx: SiteCtx, site: PersonSite) => Promise<T>,
 ): Promise<T> {
-  return services.db.transaction(async (tx) => {
+  return transaction(services.db, workspaceOf(websiteId), async (tx) => {
     const { website, role } = await authorizePerson(tx, { userId }, action, websiteId);
     const ctx: SiteCtx = {
       tx,

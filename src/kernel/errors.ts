@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   /** An OAuth client signed in but not yet bound to a connection by the owner (R-AUTH-5). */
   'not_connected',
+  /** The database did not answer within the call's bound; nothing was changed (docs/reliability.md). */
+  'unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -52,6 +54,15 @@ function hintFor(what: string): string | undefined {
   if (what === 'website') return 'Call list_sites to see the websites this connection can reach.';
   if (what === 'page' || what === 'section') return 'Call list_pages to see page and section ids.';
   return undefined;
+}
+
+/** A call that met the database's absence or its own deadline before anything was committed. */
+export function unavailable(): Refusal {
+  return new Refusal(
+    'unavailable',
+    'The database did not answer in time, so nothing was changed.',
+    'Try the same call again in a few seconds; it is safe to repeat.',
+  );
 }
 
 export function invalidInput(message: string, hint?: string): Refusal {

@@ -29,11 +29,13 @@ import { PORTABLE_CAPS } from '../portable/schema.js';
 import type { McpApps } from './apps/apps.js';
 import { appsRequested, appsSessionFor } from './apps/extension.js';
 import type { CallDeps } from './call.js';
-import { failureResult, failureText } from './envelope.js';
+import { failureResult, failureText, refusalResult } from './envelope.js';
 import { stepCodec } from './human-steps.js';
 import { principalOf } from './principal.js';
 import { serverFactory } from './server.js';
 import { type HumanSteps, callToolAnswer, listTools } from './tool-answers.js';
+import { isUnavailable } from '../db/failures.js';
+import { unavailable } from '../kernel/errors.js';
 
 /** An import payload at its byte cap plus room for the JSON-RPC envelope around it. */
 export const MAX_MCP_BODY_BYTES = PORTABLE_CAPS.bytes + 1024 * 1024;
@@ -143,10 +145,12 @@ function rpcResult(id: string | number, result: string | Buffer): Response {
 
 /**
  * The answer to a request the edge could not authenticate because the database failed or ran out of
- * time: a lone 2025-wire tools/call gets the failure result callTool gives (nothing was changed, and
- * the request id), anything else a JSON-RPC internal error with the same words. Nothing ran yet.
+ * time. Nothing ran yet. A lone 2025-wire tools/call gets the result callTool gives: the `unavailable`
+ * refusal when the database did not answer in time, else the failure with its request id; anything
+ * else a JSON-RPC internal error with the same words.
  */
-export async function failedAtEdge(request: Request, requestId: string): Promise<Response> {
+export async function failedAtEdge(request: Request, requestId: string, err: unknown): Promise<Response> {
+  const away = isUnavailable(err) ? unavailable() : null;
   let body: unknown = null;
   try {
     const text = isJsonContentType(request.headers.get('content-type')) ? await readBounded(request) : null;
@@ -155,12 +159,14 @@ export async function failedAtEdge(request: Request, requestId: string): Promise
     body = null;
   }
   const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
-  if (call) return rpcResult(call.id, JSON.stringify(failureResult(requestId)));
+  if (call) {
+    return rpcResult(call.id, JSON.stringify(away ? refusalResult(away) : failureResult(requestId)));
+  }
   const id = (body as { id?: unknown } | null)?.id;
   return Response.json(
     {
       jsonrpc: '2.0',
-      error: { code: -32603, message: failureText(requestId) },
+      error: { code: -32603, message: away ? `${away.message} ${away.hint}` : failureText(requestId) },
       id: typeof id === 'string' || Number.isSafeInteger(id) ? id : null,
     },
     { status: 503, headers: { 'Retry-After': '1' } },

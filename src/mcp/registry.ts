@@ -7,7 +7,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Caller } from '../kernel/caller.js';
 import { type ListingFacts, listable } from '../gate/listing.js';
-import { type ToolDef, ParamIdempotencyKey, ParamWebsiteId } from './define-tool.js';
+import { type PublicToolDef, type ToolDef, ParamIdempotencyKey, ParamWebsiteId } from './define-tool.js';
 import { envelopeJsonSchema } from './envelope.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -34,6 +34,25 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<
   return json;
 }
 
+/** A public tool (src/mcp/visitor/) as clients see it: its listing and its output contract. */
+export function compilePublicTool(def: PublicToolDef): Omit<CompiledTool, 'def'> & { def: PublicToolDef } {
+  const input = def.input.strict();
+  return {
+    def,
+    input,
+    listing: listingOf(def, input),
+    outputSchema: envelopeJsonSchema(toJsonSchema(def.output, 'output')),
+  };
+}
+
+const listingOf = (def: ToolDef | PublicToolDef, input: z.ZodObject): Tool => ({
+  name: def.name,
+  title: def.title,
+  description: def.description,
+  inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
+  annotations: def.annotations,
+});
+
 function compileTool(def: ToolDef): CompiledTool {
   const site = def.workspaceLevel ? def.input : def.input.extend({ websiteId: ParamWebsiteId.optional() });
   const input = (
@@ -42,13 +61,7 @@ function compileTool(def: ToolDef): CompiledTool {
   return {
     def,
     input,
-    listing: {
-      name: def.name,
-      title: def.title,
-      description: def.description,
-      inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
-      annotations: def.annotations,
-    },
+    listing: listingOf(def, input),
     outputSchema: envelopeJsonSchema(toJsonSchema(def.output, 'output')),
   };
 }

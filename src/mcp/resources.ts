@@ -83,7 +83,7 @@ export async function readResource(deps: CallDeps, caller: Caller, uri: string):
   if (!t) throw new ResourceNotFoundError(uri.slice(0, 500));
   // The default site: a workspace connection's own website, named explicitly.
   const site = caller.reach === 'workspace' ? { websiteId: caller.websiteId } : {};
-  const result = await callTool(deps, caller, t.tool, { ...t.args, ...site });
+  const result = await callTool(deps, caller, deps.registry.get(t.tool)!, { ...t.args, ...site });
   const structured = result.structuredContent as
     | { ok: boolean; data?: unknown; error?: { code: string; message: string } }
     | undefined;

@@ -14,7 +14,7 @@ import {
 import type { Progress } from '../domain/context.js';
 import type { McpApps } from './apps/apps.js';
 import { type ListingFacts, listingFacts } from '../gate/listing.js';
-import { type CallDeps, callTool } from './call.js';
+import { type CallDeps, callTool, recordUnknownTool } from './call.js';
 import { type StepCodec, approvalAnswer, checkStepState, unboundAnswer } from './human-steps.js';
 import type { Principal } from './principal.js';
 
@@ -80,9 +80,12 @@ export async function callToolAnswer(
     if (!deps.registry.get(name)) throw unknownTool(name);
     return unboundAnswer(principal, steps.base, ctx, steps.codec);
   }
-  const result = await callTool(deps, principal.caller, name, args, ctx && progressOf(ctx));
-  // Refused only after callTool, which has recorded the attempt in Activity.
-  if (!deps.registry.get(name)) throw unknownTool(name);
+  const tool = deps.registry.get(name);
+  if (!tool) {
+    recordUnknownTool(deps, principal.caller, name);
+    throw unknownTool(name);
+  }
+  const result = await callTool(deps, principal.caller, tool, args, ctx && progressOf(ctx));
   if (name === 'confirm_pending_action') {
     const planId = String((args as { planId?: unknown } | undefined)?.planId ?? '');
     return approvalAnswer(result, planId, steps.base, ctx, steps.codec);

@@ -17,11 +17,13 @@ import {
   tagOf,
   textOf,
 } from './dom.js';
-import { type Draft, type GroupCtx, groupItems, groupSection } from './groups.js';
+import { type Draft, type GroupCtx, buttonsIn, groupItems, groupSection } from './groups.js';
 import { type ConvertCtx, imageUrl, slugFor } from './page-ctx.js';
 
 export const BUTTON = 'a.btn, a[class*="button"], a[role="button"]';
 const REGION = new Set(['section', 'article', 'aside', 'header', 'main']);
+/** The most a text or post body section holds (its schema's cap). */
+const TEXT_MAX = 20_000;
 
 type Pending = { heading?: string; level?: number; lines: string[] };
 
@@ -33,6 +35,8 @@ export class Builder {
   excerpt: string | null = null;
   private pending: Pending | null = null;
   byline: string | null = null;
+  /** The opening words of each block that was too long to keep whole (the report names them). */
+  shortened: string[] = [];
   skip = new Set<AnyNode>();
   private regions: Array<string | null> = [];
   private regionUsed = new Set<string>();
@@ -62,7 +66,8 @@ export class Builder {
 
   imageRef(img: Element): string | null {
     const abs = imageUrl(img, this.url);
-    if (!abs) return null;
+    // The brand's logo comes along as the site's logo, not as a picture on the page.
+    if (!abs || abs === this.ctx.logo) return null;
     this.images.push({ url: abs, alt: safeText(img.attribs.alt ?? '', 300) });
     return this.ctx.assetRef(abs);
   }
@@ -106,16 +111,41 @@ export class Builder {
     if (this.ctx.isPost) {
       const lines = this.byline ? [`*${this.byline}*`, ...p.lines] : p.lines;
       this.byline = null;
-      const body = safeMarkdown(
-        [p.heading ? `## ${p.heading}` : '', ...lines].filter(Boolean).join('\n\n'),
-        20_000,
-      );
       if (!this.excerpt) this.excerpt = safeText(p.lines.find((l) => !/^[#>*-]/.test(l)) ?? '', 300) || null;
-      if (body) this.emit({ type: 'blog_body', identity: 'body', content: { body } });
+      // A long stretch of a post is kept whole, in as many body sections as it needs.
+      for (const body of this.pieces([p.heading ? `## ${p.heading}` : '', ...lines].filter(Boolean)))
+        this.emit({ type: 'blog_body', identity: 'body', content: { body } });
       return;
     }
-    const body = safeMarkdown(p.lines.join('\n\n'), 20_000);
-    this.emit({ type: 'text', content: p.heading ? { heading: p.heading, body } : { body } }, p.heading);
+    const [first = '', ...rest] = this.pieces(p.lines);
+    this.emit(
+      { type: 'text', content: p.heading ? { heading: p.heading, body: first } : { body: first } },
+      p.heading,
+    );
+    for (const body of rest) this.emit({ type: 'text', content: { body } }, `${p.heading ?? 'text'}-more`);
+  }
+
+  /**
+   * Lines as bodies of at most TEXT_MAX characters each, split between blocks; a single block longer
+   * than that is cut, and the page says where (shortened).
+   */
+  private pieces(lines: readonly string[]): string[] {
+    const out: string[] = [];
+    let cur = '';
+    for (const raw of lines) {
+      let line = raw;
+      if (line.length > TEXT_MAX) {
+        this.shortened.push(safeText(line.slice(0, 60), 60));
+        line = safeMarkdown(line, TEXT_MAX);
+      }
+      if (cur && cur.length + 2 + line.length > TEXT_MAX) {
+        out.push(safeMarkdown(cur, TEXT_MAX));
+        cur = '';
+      }
+      cur = cur ? `${cur}\n\n${line}` : line;
+    }
+    if (cur || !out.length) out.push(safeMarkdown(cur, TEXT_MAX));
+    return out;
   }
 
   private line(md: string): void {
@@ -182,6 +212,10 @@ export class Builder {
       return;
     }
     if (this.testimonial(c)) return;
+    if (c.attribs.role === 'tabpanel') {
+      this.tabPanel(c);
+      return;
+    }
     const items = groupItems($, c);
     if (items && !items.some((i) => groupItems($, i))) {
       this.group(c, items);
@@ -200,12 +234,37 @@ export class Builder {
     const ownHeader = tag === 'header' && this.regions.length > 0 && !c.attribs.id;
     const isRegion = !ownHeader && (REGION.has(tag) || Boolean(c.attribs.id));
     if (!isRegion) {
-      this.walk(c);
+      // A band drawn with plain blocks (a heading, a line, one button) is a call to action too.
+      const band = $(c).find('h1, h2, h3').length === 1 ? this.ctaOf(c) : null;
+      if (band) {
+        this.flush();
+        this.emit(band, String(band.content.heading));
+      } else this.walk(c);
       return;
     }
     this.flush();
     this.regions.push(c.attribs.id ? slugFor(c.attribs.id) : null);
     if (!this.cta(c)) this.walk(c);
+    this.flush();
+    this.regions.pop();
+  }
+
+  /** A tab panel is a section of its own, headed by its tab's label (never merged with its neighbours). */
+  private tabPanel(panel: Element): void {
+    const $ = this.$;
+    // Only a plain id is looked up (an id is the page's text, never a selector of its own).
+    const id = /^[A-Za-z][\w:.-]{0,100}$/.test(panel.attribs.id ?? '') ? panel.attribs.id! : '';
+    const by = panel.attribs['aria-labelledby'] ?? '';
+    const tab =
+      (/^[A-Za-z][\w:.-]{0,100}$/.test(by) ? $(`[id="${by}"]`)[0] : undefined) ??
+      (id
+        ? $(`[aria-controls="${id}"], [data-bs-target="#${id}"], [data-target="#${id}"], a[href="#${id}"]`)[0]
+        : undefined);
+    const label = tab ? safeText(textOf($, tab), 200) : '';
+    this.flush();
+    this.pending = { heading: label || undefined, level: 3, lines: [] };
+    this.regions.push(id ? slugFor(id) : null);
+    this.walk(panel);
     this.flush();
     this.regions.pop();
   }
@@ -253,10 +312,18 @@ export class Builder {
       .replace(/\s+/g, ' ')
       .trim();
     if (!author || author.length > 120 || $(el).find('a[href], h1, h2, h3, form').length) return false;
+    const img = $(el).find('img')[0] as Element | undefined;
+    const photo = img ? this.imageRef(img) : null;
     this.emitUnderHeading({
       type: 'testimonials',
       content: {
-        items: [{ quote: safeText(quote.slice(1, -1), 2000), author: safeText(author, 120) }],
+        items: [
+          {
+            quote: safeText(quote.slice(1, -1), 2000),
+            author: safeText(author, 120),
+            ...(photo ? { imageUrl: photo } : {}),
+          },
+        ],
       },
     });
     return true;
@@ -360,31 +427,41 @@ export class Builder {
     );
   }
 
-  /** A short region with one heading and one button is a call to action. */
-  private cta(el: Element): boolean {
+  /** A short band with one heading and one button (a link standing alone) is a call to action. */
+  private ctaOf(el: Element): Draft | null {
     const $ = this.$;
+    // A part already read (the hero's heading and line) makes no band of its own.
+    if (
+      $(el)
+        .find('*')
+        .toArray()
+        .some((x) => this.skip.has(x))
+    )
+      return null;
     const headings = $(el).find('h1, h2, h3').toArray();
-    const buttons = $(el).find(BUTTON).toArray() as Element[];
+    const buttons = buttonsIn($, el);
     if (headings.length !== 1 || buttons.length !== 1 || $(el).find('img, form, ul, ol, blockquote').length)
-      return false;
-    if (textOf($, el).length > 500) return false;
+      return null;
+    if (textOf($, el).length > 500) return null;
     const url = this.ctx.link(buttons[0]!.attribs.href ?? '');
-    if (!url) return false;
+    if (!url) return null;
     const body = flowBlocks($, el, this.ctx.link, new Set([headings[0]!, buttons[0]!]));
     const heading = safeText(textOf($, headings[0]!), 200);
-    this.emit(
-      {
-        type: 'cta',
-        content: {
-          heading,
-          ...(body.length ? { body: safeMarkdown(body.join('\n\n'), 1000) } : {}),
-          buttonLabel: safeText(textOf($, buttons[0]!), 60),
-          buttonUrl: url,
-        },
+    return {
+      type: 'cta',
+      content: {
+        heading,
+        ...(body.length ? { body: safeMarkdown(body.join('\n\n'), 1000) } : {}),
+        buttonLabel: safeText(textOf($, buttons[0]!), 60),
+        buttonUrl: url,
       },
-      heading,
-    );
-    return true;
+    };
+  }
+
+  private cta(el: Element): boolean {
+    const d = this.ctaOf(el);
+    if (d) this.emit(d, String(d.content.heading));
+    return d !== null;
   }
 }
 

@@ -10,7 +10,8 @@ import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { Builder } from './builder.js';
-import { flowBlocks, removeHidden, safeMarkdown, safeText } from './dom.js';
+import { flowBlocks, removeHidden, safeMarkdown, safeText, settleCounters } from './dom.js';
+import { outerBlocks } from './furniture.js';
 import { SECTIONS_PER_PAGE, fitSections } from './fit.js';
 import { hero } from './hero.js';
 import { type ConvertCtx, type ConvertedPage, imageUrl, standaloneCtx } from './page-ctx.js';
@@ -72,6 +73,12 @@ export function convertPage(
         .filter((u): u is string => u !== null),
     );
   const shown = pictures();
+  // The site's furniture (an information bar, a ticker, a sidebar) is kept on the home page only; a
+  // page's footer is handled below.
+  if (ctx.furniture?.size)
+    for (const b of outerBlocks($))
+      if (ctx.furniture.has(b.key) && !$(b.el).is('footer, [role="contentinfo"]')) $(b.el).remove();
+  settleCounters($);
   const popups = removeHidden($);
   const notHidden = pictures();
   if (popups.length) {
@@ -151,6 +158,10 @@ export function convertPage(
       content: { body: safeMarkdown(footerBlocks.join('\n\n'), 20_000) },
     });
   }
+  for (const words of b.shortened)
+    actions.push(
+      `A block of ${path} longer than 20,000 characters was shortened to fit a section: the one starting "${words}…". Add the rest by hand if you need it.`,
+    );
   const cap = Math.min(ctx.sectionCap ?? SECTIONS_PER_PAGE, SECTIONS_PER_PAGE);
   const fitted = fitSections(b.sections, cap);
   if (fitted.dropped)

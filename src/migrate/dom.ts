@@ -4,6 +4,8 @@
 // Every line is made safe for SafeText (no tag-like text, no script-capable schemes, no controls).
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { isSafeLinkTarget } from '../domain/sections/types.js';
+import { codeMd, tableMd } from './rich-blocks.js';
 
 /** Plain text safe for SafeText: whitespace collapsed, tag-like "<x" and script schemes neutralised. */
 export function safeText(s: string, max: number): string {
@@ -20,11 +22,42 @@ export function safeText(s: string, max: number): string {
   );
 }
 
+/**
+ * A line of a fenced code block made safe while keeping its indentation: controls out, tag-like "<x"
+ * and script schemes neutralised as everywhere (no text may ever hold markup), spaces kept.
+ */
+function safeCodeLine(s: string): string {
+  return (
+    s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+      .replace(/\t/g, '    ')
+      .replace(/<(?=\s*\/?\s*[a-zA-Z!?])/g, '‹')
+      .replace(/\b(javascript|vbscript|data)(\s*):/gi, '$1$2∶')
+      .trimEnd()
+  );
+}
+
 /** Markdown made safe line by line (line breaks kept), then capped at a paragraph or line boundary. */
 export function safeMarkdown(s: string, max: number): string {
+  let fence: string | null = null;
   const text = s
     .split('\n')
-    .map((l) => safeText(l, max))
+    .map((l) => {
+      const mark = /^(`{3,}|~{3,})/.exec(l.trim())?.[1];
+      if (fence) {
+        if (
+          mark &&
+          mark[0] === fence[0] &&
+          mark.length >= fence.length &&
+          !l.trim().slice(mark.length).trim()
+        )
+          fence = null;
+        return fence ? safeCodeLine(l) : l.trim();
+      }
+      if (mark) fence = mark;
+      return safeText(l, max);
+    })
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     // A "<" at the end of one line and a letter at the start of the next still read as a tag.
@@ -57,15 +90,49 @@ export function removeHidden($: CheerioAPI): string[] {
     popups.push(safeText(e.find('h1, h2, h3, h4, .modal-title').first().text() || e.text(), 80));
   });
   $('.modal, [role="dialog"], dialog:not([open])').remove();
-  $('[hidden], [aria-hidden="true"], template, .visually-hidden, .sr-only').remove();
+  // A tab panel is hidden until its tab is clicked: a visitor reads it, so it stays.
+  $('[hidden]:not([role="tabpanel"]), [aria-hidden="true"], template, .visually-hidden, .sr-only').remove();
   $('[style]').each((_, el) => {
     const style = ($(el).attr('style') ?? '').replace(/\s+/g, '').toLowerCase();
-    if (/(^|;)display:none|(^|;)visibility:hidden/.test(style)) $(el).remove();
+    if (/(^|;)display:none|(^|;)visibility:hidden/.test(style) && $(el).attr('role') !== 'tabpanel')
+      $(el).remove();
   });
   $('.d-none').each((_, el) => {
     if (!SHOWN_AT_SOME_WIDTH.test(classOf(el))) $(el).remove();
   });
+  // A heading's permalink ("¶", "#") is a control that shows on hover, not a word of the heading.
+  $(
+    'h1 a[href^="#"], h2 a[href^="#"], h3 a[href^="#"], h4 a[href^="#"], h5 a[href^="#"], h6 a[href^="#"]',
+  ).each((_, a) => {
+    if (!/[\p{L}\p{N}]/u.test($(a).text())) $(a).remove();
+  });
   return popups;
+}
+
+/**
+ * A counter a script animates shows "0" in the page and the number it counts up to in a data
+ * attribute (data-count, data-target, data-purecounter-end …): the visitor reads that number.
+ */
+export function settleCounters($: CheerioAPI): void {
+  $(
+    '[data-count], [data-target], [data-to], [data-value], [data-number], [data-purecounter-end], [data-countup]',
+  )
+    .add(
+      $('*').filter((_, el) =>
+        Object.keys((el as Element).attribs ?? {}).some((k) => /^data-.*(count|end)/.test(k)),
+      ),
+    )
+    .each((_, el) => {
+      const e = el as Element;
+      if (e.children.some(isTag) || !/^\s*0+\s*$/.test($(e).text())) return;
+      const value = Object.entries(e.attribs)
+        .filter(([k, v]) => k.startsWith('data-') && /^\d[\d.,]*$/.test(v.trim()))
+        .sort(
+          ([a], [b]) =>
+            Number(/(end|target|count|to|value)$/.test(b)) - Number(/(end|target|count|to|value)$/.test(a)),
+        )[0];
+      if (value) $(e).text(value[1].trim());
+    });
 }
 
 /** Turns an href into a link target for section text, or null for "no link" (dead, script, mail). */
@@ -103,37 +170,71 @@ function wrap(inner: string, mark: string): string {
   return `${lead}${mark}${t}${mark}${trail}`;
 }
 
+/** A mailto: or tel: link as a safe Markdown link target (address only, no query), or null. */
+export function contactLink(href: string): string | null {
+  const h = href.trim();
+  let to: string;
+  try {
+    to = /^mailto:/i.test(h)
+      ? `mailto:${decodeURIComponent(h.slice(7).split('?')[0]!).trim()}`
+      : `tel:${decodeURIComponent(h.slice(4)).replace(/[\s/]/g, '')}`;
+  } catch {
+    return null;
+  }
+  return isSafeLinkTarget(to) ? to : null;
+}
+
 /** Inline content as one Markdown line (or a few, for <br>). */
 function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink = false): string {
   let out = '';
+  let prev: AnyNode | null = null;
   for (const n of nodes) {
     if (n.type === 'text') {
       out += (n as unknown as { data: string }).data.replace(/\s+/g, ' ');
+      prev = n;
       continue;
     }
     if (!isTag(n)) continue;
-    const tag = tagOf(n);
-    if (tag === 'br') out += '\n';
-    else if (SKIP_INLINE.has(tag) || tag === 'script' || tag === 'style') continue;
-    else if (tag === 'a' && !inLink) {
-      const href = n.attribs.href ?? '';
-      let label = inlineMd($, n.children, link, true).replace(/\s+/g, ' ').trim();
-      const mail = /^(mailto):([^?]*)/i.exec(href.trim());
-      const phone = /^tel:/i.test(href.trim());
-      const target = mail || phone ? null : link(href);
-      // An icon-only link is kept only where it goes somewhere: its name alone would read as text.
-      if (!label && target) label = iconLabel($, n);
-      if (!label) continue;
-      if (target) out += `[${label.replace(/[[\]]/g, '')}](${target})`;
-      else if (mail?.[2] && !label.includes(decodeURIComponent(mail[2])))
-        out += `${label} (${decodeURIComponent(mail[2])})`;
-      else out += label;
-    } else if (tag === 'strong' || tag === 'b') out += wrap(inlineMd($, n.children, link, inLink), '**');
-    else if (tag === 'em' || (tag === 'i' && !/\bfa[srbl]?\b|\bbi\b|icon/.test(classOf(n))))
-      out += wrap(inlineMd($, n.children, link, inLink), '*');
-    else out += inlineMd($, n.children, link, inLink);
+    const piece = inlineOf($, n, link, inLink);
+    // Two elements side by side with nothing between ("<span>1450</span><span>Homes</span>") are
+    // drawn apart by their style: their words are kept apart.
+    if (prev && isTag(prev) && /[\p{L}\p{N}\])*]$/u.test(out) && /^[\p{L}\p{N}[*]/u.test(piece)) out += ' ';
+    if (piece) prev = n;
+    out += piece;
   }
   return out;
+}
+
+/** One inline element as Markdown. */
+function inlineOf($: CheerioAPI, n: Element, link: LinkFn, inLink: boolean): string {
+  const tag = tagOf(n);
+  if (tag === 'br') return '\n';
+  if (SKIP_INLINE.has(tag) || tag === 'script' || tag === 'style') return '';
+  if (tag === 'a' && !inLink) {
+    const href = n.attribs.href ?? '';
+    let label = inlineMd($, n.children, link, true).replace(/\s+/g, ' ').trim();
+    const mail = /^(mailto):([^?]*)/i.exec(href.trim());
+    const phone = /^tel:/i.test(href.trim());
+    const target = mail || phone ? contactLink(href) : link(href);
+    // An icon-only link is kept only where it goes somewhere: its name alone would read as text.
+    if (!label && target) label = iconLabel($, n);
+    if (!label) return '';
+    if (target) return `[${label.replace(/[[\]]/g, '')}](${target})`;
+    if (mail?.[2] && !label.includes(decodeURIComponent(mail[2])))
+      return `${label} (${decodeURIComponent(mail[2])})`;
+    return label;
+  }
+  if (tag === 'code' || tag === 'kbd' || tag === 'samp') {
+    // Inline code keeps its backticks (a longer run when the code holds one).
+    const code = textOf($, n).replace(/\s+/g, ' ').trim();
+    if (!code) return '';
+    const tick = '`'.repeat(Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+    return tick.length > 1 || code.startsWith('`') ? `${tick} ${code} ${tick}` : `\`${code}\``;
+  }
+  if (tag === 'strong' || tag === 'b') return wrap(inlineMd($, n.children, link, inLink), '**');
+  if (tag === 'em' || (tag === 'i' && !/\bfa[srbl]?\b|\bbi\b|icon/.test(classOf(n))))
+    return wrap(inlineMd($, n.children, link, inLink), '*');
+  return inlineMd($, n.children, link, inLink);
 }
 
 /** Visible text of an element, whitespace collapsed (no Markdown). */
@@ -237,6 +338,8 @@ export function blockMd($: CheerioAPI, el: Element, link: LinkFn): string {
       .join('\n');
   }
   if (tag === 'table') {
+    const table = tableMd($, el, (cell) => lineOf($, cell, link));
+    if (table !== null) return table;
     return $(el)
       .find('tr')
       .toArray()
@@ -260,7 +363,7 @@ export function blockMd($: CheerioAPI, el: Element, link: LinkFn): string {
       .filter((l) => l && l !== '****')
       .join('\n');
   }
-  if (tag === 'pre') return $(el).text().trim();
+  if (tag === 'pre') return codeMd($, el);
   if (/^h[4-6]$/.test(tag)) {
     const t = lineOf($, el, link).replace(/\n/g, ' ');
     return t ? `### ${t}` : '';
@@ -270,7 +373,7 @@ export function blockMd($: CheerioAPI, el: Element, link: LinkFn): string {
 
 const HEADING = /^h[1-6]$/;
 /** A heading tag used for a line under a title (Bootstrap's "subheading", "post-subtitle"). */
-export const SUBHEADING = /sub-?heading|subtitle|tagline|\blead\b/i;
+export const SUBHEADING = /sub-?heading|subtitle|tagline|(?:^|\s)lead(?:\s|$)/i;
 
 /**
  * Everything under an element as Markdown blocks (paragraphs, lists, quotes; headings as "### "),
@@ -324,6 +427,4 @@ export function flowBlocks(
   return out;
 }
 
-/** A date as post cards and bylines print it: "March 12, 2026", "14 March 2026", "2026-03-12". */
-export const DATE =
-  /\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d{4}-\d{2}-\d{2})\b/i;
+export { DATE } from './dates.js';

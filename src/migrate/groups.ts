@@ -82,7 +82,16 @@ function titleOf($: CheerioAPI, item: Element): Element | null {
     .find(DRAWN)
     .toArray()
     .find((e) => usable(e) && textOf($, e).length <= 80 && !$(e).find(DRAWN).length);
-  return (drawn as Element | undefined) ?? null;
+  if (drawn) return drawn as Element;
+  // A picture with a linked name beside it (a "top authors" list, a team strip): the link names it.
+  if ($(item).find('img').length === 1) {
+    const named = $(item)
+      .find('a[href]')
+      .toArray()
+      .find((a) => usable(a) && textOf($, a).length <= 80 && !$(a).find('img').length);
+    if (named) return named as Element;
+  }
+  return null;
 }
 
 /** The items of a group under `el`, in document order, or null when its children are not one. */
@@ -198,7 +207,9 @@ export function groupSection(ctx: GroupCtx, container: Element, items: Element[]
                 )
               : titleText(i, 2000);
             const author = safeText(by.length ? textOf($, by[0]!) : '', 120).replace(/^[—–-]\s*/, '');
-            return { quote, author };
+            // The speaker's photo comes along with the words.
+            const photo = firstImage(ctx, i);
+            return { quote, author, ...(photo ? { imageUrl: photo } : {}) };
           }),
         },
       };
@@ -207,11 +218,16 @@ export function groupSection(ctx: GroupCtx, container: Element, items: Element[]
         type: 'pricing',
         content: {
           plans: items.slice(0, 6).map((i) => {
-            const priceEl = $(i)
-              .find('[class*="price"], h1, h2, h3, h4, h5, .card-title, strong, span')
+            // The price: the outermost short element that reads as one, whatever its tag or class.
+            const priced = $(i)
+              .find('*')
               .toArray()
-              .find((e) => PRICE.test(textOf($, e)) && e !== title(i));
-            const button = $(i).find('a.btn, a[class*="button"], a[role="button"]').last();
+              .filter((e) => e !== title(i) && !$(e).is('li, ul, ol, a') && !$(e).closest('li, a').length)
+              .filter(
+                (e) => PRICE.test(textOf($, e)) && textOf($, e).length <= 40 && !$(e).find('a, li').length,
+              );
+            const priceEl = priced.find((e) => !priced.some((o) => o !== e && $(o).find(e).length));
+            const button = $(buttonsIn($, i)).last();
             const href = button.attr('href') ?? '';
             const url = /^mailto:/i.test(href) ? null : ctx.link(href);
             const features = $(i)
@@ -238,6 +254,28 @@ export function groupSection(ctx: GroupCtx, container: Element, items: Element[]
         },
       };
     case 'posts':
+      // Preview cards with pictures keep them: each card an item whose title leads to the post.
+      if (items.every((i) => $(i).find('img').length))
+        return {
+          type: 'features',
+          identity: 'posts',
+          content: {
+            items: items.slice(0, 24).map((i) => {
+              const lead = postLink(ctx, i);
+              const t = title(i) ?? lead;
+              const image = firstImage(ctx, i);
+              const to = lead ? ctx.postPath(lead.attribs.href ?? '') : null;
+              // The card's other lines as a text preview writes them (its byline, its summary).
+              const [, ...lines] = postPreview(ctx, i).split('\n\n');
+              return {
+                title: safeText(textOf($, t), 200) || '·',
+                body: safeMarkdown(lines.join('\n\n'), 2000),
+                ...(image ? { imageUrl: image } : {}),
+                ...(to ? { url: to } : {}),
+              };
+            }),
+          },
+        };
       return {
         type: 'text',
         identity: 'posts',
@@ -266,15 +304,47 @@ export function groupSection(ctx: GroupCtx, container: Element, items: Element[]
           items: items.slice(0, 24).map((i) => {
             const image = firstImage(ctx, i);
             const t = title(i);
+            const url = t ? titleLink(ctx, t) : null;
             return {
               title: titleText(i, 200) || '·',
               body: bodyOf(ctx, i, t ? [t] : [], 2000),
               ...(image ? { imageUrl: image } : {}),
+              ...(url ? { url } : {}),
             };
           }),
         },
       };
   }
+}
+
+/** The link of a post preview that leads to the post. */
+function postLink(ctx: GroupCtx, item: Element): Element {
+  return ctx
+    .$(item)
+    .find('a[href]')
+    .toArray()
+    .find((x) => ctx.postPath((x as Element).attribs.href ?? '')) as Element;
+}
+
+/** Where an item's title leads: the link around it or inside it (a card whose title is a link). */
+function titleLink(ctx: GroupCtx, t: Element): string | null {
+  const a = (ctx.$(t).closest('a[href]')[0] ?? ctx.$(t).find('a[href]')[0]) as Element | undefined;
+  if (!a || textOf(ctx.$, a) !== textOf(ctx.$, t)) return null;
+  return ctx.postPath(a.attribs.href ?? '') ?? ctx.link(a.attribs.href ?? '');
+}
+
+/**
+ * Links that act as buttons: marked as one (.btn, role=button), or standing alone as the last word of
+ * a card or band: short, with no other words around them in their block.
+ */
+export function buttonsIn($: CheerioAPI, el: Element): Element[] {
+  return ($(el).find('a[href]').toArray() as Element[]).filter((a) => {
+    if ($(a).is('a.btn, a[class*="button"], a[role="button"]')) return true;
+    const words = textOf($, a);
+    if (!words || words.length > 40 || $(a).closest('p, li, td, h1, h2, h3, h4, h5, h6').length) return false;
+    const around = a.parent && a.parent !== el ? textOf($, a.parent).replace(words, '').trim() : '';
+    return !/[\p{L}\p{N}]/u.test(around);
+  });
 }
 
 /** A post preview: its title linking to the new post, its subtitle, its byline in italics. */
@@ -313,11 +383,14 @@ function postPreview(ctx: GroupCtx, item: Element): string {
     );
   }
   if (metaLine) lines.push(`*${metaLine}*`);
+  // Short labels the card shows besides (a category, a section's name), whatever their class.
+  const said = () => lines.join(' ').toLowerCase();
   const badges = $(item)
-    .find('.badge, [class*="category"], [class*="tag"]')
+    .find('.badge, [class*="category"], [class*="tag"], span, small')
     .toArray()
+    .filter((e) => !$(e).children().length && !$(e).closest('a, p, time, h1, h2, h3, h4, h5, h6').length)
     .map((e) => safeText(textOf($, e), 60))
-    .filter(Boolean);
+    .filter((b, n, all) => b && all.indexOf(b) === n && !said().includes(b.toLowerCase()));
   if (badges.length) lines.push(badges.join(' · '));
   const excerpt = $(item).find('p').not(meta).not(sub).not(meta.find('p')).first();
   if (excerpt.length && textOf($, excerpt[0]!)) lines.push(lineOf($, excerpt[0]!, ctx.link));

@@ -13,6 +13,7 @@ import {
   textOf,
 } from './dom.js';
 import { BUTTON, type Builder, headingIn } from './builder.js';
+import { buttonsIn } from './groups.js';
 
 /** Class names templates give a page's header band: `masthead`, `hero-section`, `cover--home`, `jumbotron`. */
 const MASTHEAD_CLASS =
@@ -29,6 +30,17 @@ function isInside(el: AnyNode, tag: string): boolean {
 }
 const BYLINE = '.meta, [class*="post-meta"], [class*="byline"]';
 const POSTED = /^(?:posted|published|written)\b/i;
+
+/** Whether an element holds links and nothing else that reads (a row of buttons). */
+function linksOnly($: Builder['$'], el: Element): boolean {
+  const all = textOf($, el).replace(/\s+/g, '');
+  const links = $(el)
+    .find('a[href]')
+    .toArray()
+    .map((a) => textOf($, a).replace(/\s+/g, ''))
+    .join('');
+  return all.length > 0 && all === links;
+}
 
 /** The masthead (or, without one, the page's first h1) becomes the hero. */
 export function hero(b: Builder): void {
@@ -93,13 +105,25 @@ export function hero(b: Builder): void {
     used.push(sub);
     if (b.ctx.isPost) b.excerpt = safeText(textOf($, sub), 300);
   }
-  const button = (masthead ? $(masthead).find(BUTTON) : $())
-    .toArray()
-    .find((a) => b.ctx.link((a as Element).attribs.href ?? '')) as Element | undefined;
+  // Without a masthead, a row of links right under the heading and its line is the hero's buttons.
+  const row =
+    masthead || b.ctx.isPost
+      ? undefined
+      : ($(sub ?? heading)
+          .nextAll()
+          .first()[0] as Element | undefined);
+  const buttons = masthead
+    ? [...$(masthead).find(BUTTON).toArray(), ...buttonsIn($, masthead)]
+    : row && linksOnly($, row)
+      ? buttonsIn($, row)
+      : [];
+  const button = buttons.find((a) => b.ctx.link((a as Element).attribs.href ?? '')) as Element | undefined;
   if (button) {
     content.buttonLabel = safeText(textOf($, button), 60);
     content.buttonUrl = b.ctx.link(button.attribs.href ?? '');
     used.push(button);
+    // The other links of that row stay where they are, as text.
+    if (!masthead) $(button).remove();
   }
   const bg = masthead ? b.background(masthead) : null;
   if (bg) content.imageUrl = bg;

@@ -118,6 +118,11 @@ export async function migrateSite(
       dropped: invalid,
       unlinked: plan.unlinked,
     });
+    const undated = plan.pages.filter((p) => p.isPost && !p.date).map((p) => p.path);
+    if (undated.length)
+      actionsRequired.push(
+        `${undated.length} post(s) show no date on the old site (no <time>, no date by the headline or in the address), so they are dated the day of this migration: ${undated.slice(0, 8).join(', ')}${undated.length > 8 ? ', …' : ''}. Set their dates if you know them.`,
+      );
     for (const p of plan.pages.filter((x) => x.isBlogIndex))
       actionsRequired.push(
         `${p.crawled.url.pathname} listed the posts: the blog's own index at /blog, which lists every post, takes its place, and links to it lead there. Its other words were not kept: add any you still need to a page.`,
@@ -205,6 +210,7 @@ function buildSite(
         title: pageTitle(p, c, plan.siteName),
         kind: p.isPost ? ('post' as const) : ('page' as const),
         excerpt: p.isPost ? (plan.previewExcerpts.get(p.path) ?? c.excerpt) : null,
+        ...(p.isPost && p.date ? { date: p.date } : {}),
         seo: { title: c.docTitle || null, description: c.seoDescription },
         sections: c.sections.map((s, n) => ({
           type: s.type,

@@ -16,6 +16,10 @@ export type ConvertCtx = {
   onPreview?: (postPath: string, excerpt: string) => void;
   backgrounds: Map<AnyNode, string>;
   isPost: boolean;
+  /** The brand's logo (absolute address): it becomes the site's logo, never a picture on a page. */
+  logo?: string | null;
+  /** Fingerprints of outer blocks to leave out: the site's furniture, kept on the home page only. */
+  furniture?: ReadonlySet<string>;
   /** Sections this page may hold: a page's cap, or a fair share of the whole import's. */
   sectionCap?: number;
 };
@@ -83,9 +87,12 @@ export function standaloneCtx(url: URL, assetRef: (u: string) => string): Conver
   };
 }
 
-/** An <img>'s picture as an absolute http(s) address without fragment, or null. */
+/**
+ * An <img>'s picture as an absolute http(s) address without fragment, or null. A lazy image's
+ * data-src is the picture a visitor sees once it loads (its src is a placeholder).
+ */
 export function imageUrl(img: Element, base: URL): string | null {
-  const src = img.attribs.src ?? img.attribs['data-src'] ?? '';
+  const src = img.attribs['data-src'] ?? img.attribs['data-lazy-src'] ?? img.attribs.src ?? '';
   if (!src || src.startsWith('data:')) return null;
   try {
     const abs = new URL(src, base);

@@ -3,6 +3,7 @@ import { PORTABLE_CAPS, type PortableSiteV1 } from '../portable/schema.js';
 import { type ConvertCtx, type ConvertedPage, mdUrl, slugFor } from './convert.js';
 import { type CrawledPage, pageKey } from './crawler.js';
 import { safeText } from './dom.js';
+import { furnitureOf } from './furniture.js';
 
 export type PlannedPage = {
   crawled: CrawledPage;
@@ -20,6 +21,8 @@ export type PlannedPage = {
   navLabel: string | null;
   navOrder: number;
   previewOrder: number;
+  /** A post's date as the old site shows it (YYYY-MM-DD), or null when it shows none. */
+  date: string | null;
 };
 
 export type SitePlan = {
@@ -31,6 +34,8 @@ export type SitePlan = {
   unlinked: Set<string>;
   /** The summary a blog index shows for each post, by the post's new path. */
   previewExcerpts: Map<string, string>;
+  /** Fingerprints of the blocks repeated across the site (furniture.ts): kept on the home page only. */
+  furniture: Set<string>;
 };
 
 function resolve(href: string, base: URL): URL | null {
@@ -71,7 +76,8 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
     return s;
   };
   const pages: PlannedPage[] = crawled.map((c, i) => {
-    const isPost = i > 0 && (previews.has(i) || c.signals.looksLikePost);
+    // A page a listing previews is a post, unless it lists posts itself (a tag or author page).
+    const isPost = i > 0 && (c.signals.looksLikePost || (previews.has(i) && c.signals.listed < 2));
     const source = slugFor(c.url.pathname);
     const last = slugFor(c.url.pathname.split('/').filter(Boolean).at(-1) ?? '');
     const slug = i === 0 ? unique('home', slugs) : unique(isPost ? `blog/${last}` : source, slugs);
@@ -85,6 +91,7 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
       navLabel: labels.get(i)?.label ?? null,
       navOrder: labels.get(i)?.order ?? Number.MAX_SAFE_INTEGER,
       previewOrder: previews.get(i) ?? Number.MAX_SAFE_INTEGER,
+      date: isPost ? c.signals.date : null,
     };
   });
   for (const [i, p] of pages.entries()) {
@@ -94,8 +101,27 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
     );
     // Two previews make an index; one is enough at /blog, where the page would hide the blog's index;
     // so do two dated post cards whose links lead nowhere yet ("#!"), on a site that has posts.
-    const cards = p.crawled.signals.previewCards >= 2 && pages.some((x) => x.isPost);
-    if (posts.size >= 2 || (posts.size === 1 && p.slug === 'blog') || cards) {
+    const cards =
+      (p.crawled.signals.previewCards >= 2 || p.crawled.signals.listed >= 2) && pages.some((x) => x.isPost);
+    // A listing of one (a tag or author page with a single post) is an index when it says little else.
+    const single = posts.size === 1 && p.crawled.signals.listed >= 1 && p.crawled.signals.ownText < 200;
+    if (posts.size >= 2 || (posts.size === 1 && p.slug === 'blog') || cards || single) {
+      p.isBlogIndex = true;
+      p.path = '/blog';
+    }
+  }
+  // A page that only leads to listings (an index of tags) gives way to the blog's index too.
+  const indexes = () => new Set(pages.filter((p) => p.isBlogIndex).map((p) => p.crawled));
+  for (const p of pages.slice(1)) {
+    const to = p.crawled.signals.links.map(indexOf).map((j) => (j === undefined ? undefined : pages[j]));
+    const lists = to.filter((x) => x && (indexes().has(x.crawled) || x.isPost));
+    if (
+      !p.isPost &&
+      !p.isBlogIndex &&
+      to.length >= 2 &&
+      lists.length === to.length &&
+      p.crawled.signals.ownText < 200
+    ) {
       p.isBlogIndex = true;
       p.path = '/blog';
     }
@@ -109,7 +135,8 @@ export function planSite(crawled: readonly CrawledPage[], failedUrls: readonly s
   const brand = crawled[0]?.signals.brand;
   const siteName = brand?.name ?? null;
   const logoUrl = brand?.logo ?? null;
-  return { pages, siteName, logoUrl, pathByKey, unlinked: new Set(), previewExcerpts: new Map() };
+  const furniture = furnitureOf(crawled.map((c) => c.signals.blocks));
+  return { pages, siteName, logoUrl, pathByKey, unlinked: new Set(), previewExcerpts: new Map(), furniture };
 }
 
 /** The conversion context of one planned page: links and post links rewritten to the new site. */
@@ -149,6 +176,9 @@ export function pageCtx(
     assetRef,
     backgrounds,
     isPost: page.isPost,
+    logo: plan.logoUrl,
+    // The site's furniture stays on the home page only.
+    furniture: plan.pages[0] === page ? undefined : plan.furniture,
     // The import takes a bounded number of sections in all: each page may use its share of them.
     sectionCap: Math.floor(PORTABLE_CAPS.sections / Math.max(1, plan.pages.length)),
     onPreview: (path, excerpt) => {

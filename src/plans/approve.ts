@@ -14,6 +14,7 @@ import { planNotFound } from './confirm.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';
 import { type PlanRow, isExpired } from './store.js';
+import { type LockFirst, READS, transaction, workspaceOf } from '../db/transactions.js';
 
 export type ApprovalListItem = {
   planId: string;
@@ -168,7 +169,7 @@ async function evaluate(l: Loaded, userId: string) {
 }
 
 export async function viewPlan(services: Services, userId: string, planId: string): Promise<PlanView> {
-  return services.db.transaction(async (tx) => {
+  return transaction(services.db, READS, async (tx) => {
     const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
     const e = await evaluate(l, userId);
     return {
@@ -190,7 +191,7 @@ export async function reviewedDraft(
   userId: string,
   planId: string,
 ): Promise<{ websiteId: string; pages: SnapshotPage[] } | null> {
-  return services.db.transaction(async (tx) => {
+  return transaction(services.db, READS, async (tx) => {
     const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
     if (l.plan.kind !== 'publish') return null;
     const draft = (l.plan.subject as { draft?: SnapshotPage[] }).draft;
@@ -198,8 +199,17 @@ export async function reviewedDraft(
   });
 }
 
+/** What approving or declining a plan locks first: its website's workspace (src/db/transactions.ts). */
+async function planLockFirst(db: Db, planId: string): Promise<LockFirst> {
+  const [plan] = await db
+    .select({ websiteId: pendingActions.websiteId })
+    .from(pendingActions)
+    .where(eq(pendingActions.id, planId));
+  return plan ? workspaceOf(plan.websiteId) : READS;
+}
+
 export async function approvePlan(services: Services, userId: string, planId: string): Promise<void> {
-  await services.db.transaction(async (tx) => {
+  await transaction(services.db, await planLockFirst(services.db, planId), async (tx) => {
     const now = services.clock();
     const l = await loadForUser(tx, services, userId, planId, now, true);
     const e = await evaluate(l, userId);
@@ -218,7 +228,7 @@ export async function approvePlan(services: Services, userId: string, planId: st
 }
 
 export async function declinePlan(services: Services, userId: string, planId: string): Promise<void> {
-  await services.db.transaction(async (tx) => {
+  await transaction(services.db, await planLockFirst(services.db, planId), async (tx) => {
     const now = services.clock();
     await loadForUser(tx, services, userId, planId, now, true);
     const done = await tx

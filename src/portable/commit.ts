@@ -13,6 +13,7 @@ import { faultPoint } from '../kernel/fault.js';
 import { mergeSections, type MergeReport } from './merge.js';
 import { type ResolvedPage, newPageRows, resolveSections } from './rows.js';
 import type { PortableSiteV1 } from './schema.js';
+import { transaction, workspaces } from '../db/transactions.js';
 
 /** Re-runs the gate for a merge target inside the given transaction (the tool passes its own rule). */
 export type AuthorizeTarget = (tx: Db, websiteId: string) => Promise<SiteRef>;
@@ -49,7 +50,8 @@ export async function commitImport(
   const shaByKey = await writeBlobs(blobs, fetched.images);
   faultPoint('import-after-blobs');
   const idByKey = new Map([...shaByKey.keys()].map((k) => [k, newId('asset')]));
-  const result = await db.transaction(async (tx) => {
+  // The caller's workspace: a new site is made in it, and a merge target must be in it (the gate).
+  const result = await transaction(db, workspaces(ctx.website.companyId), async (tx) => {
     let websiteId: string;
     let merge: MergeReport | undefined;
     let resolved: ResolvedPage[];

@@ -39,6 +39,7 @@ export async function exportSite(tx: Db, websiteId: string, baseUrl: string): Pr
     title: p.title,
     kind: p.kind as 'page' | 'post',
     excerpt: p.excerpt,
+    ...(p.kind === 'post' ? { date: p.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z') } : {}),
     seo: { title: p.seoTitle, description: p.seoDescription },
     sections: p.sections.map((s) => ({
       externalKey: s.externalKey ?? s.id,

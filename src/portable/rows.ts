@@ -40,13 +40,19 @@ export function newPageRows(list: readonly ResolvedPage[], firstPosition: number
     seoTitle: p.seo.title,
     seoDescription: p.seo.description,
     position: firstPosition + i,
-    createdAt: now,
+    createdAt: postDate(p) ?? now,
     updatedAt: now,
   }));
   const sectionRows = list.flatMap((p, i) =>
     p.sections.map((s, position) => sectionRow(pageRows[i]!.id, s, position, now)),
   );
   return { pages: pageRows, sections: sectionRows };
+}
+
+/** A post's own date (a date alone is read as noon UTC, the same day in almost every time zone). */
+function postDate(p: ResolvedPage): Date | null {
+  if (p.kind !== 'post' || !p.date) return null;
+  return new Date(p.date.length === 10 ? `${p.date}T12:00:00Z` : p.date);
 }
 
 /** The row of a new imported section on `pageId`, with the fingerprint merges compare later. */

@@ -73,12 +73,26 @@ export const PortableSection = z
   })
   .strict();
 
+/** A YYYY-MM-DD that names a day of the calendar (not 30 February). */
+function realDay(day: string): boolean {
+  const at = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day;
+}
+
 const PortablePage = z
   .object({
     slug: Slug,
     title: Name,
     kind: z.enum(['page', 'post']).default('page'),
     excerpt: Plain(500).nullable().default(null),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/)
+      .refine((d) => realDay(d.slice(0, 10)) && !Number.isNaN(Date.parse(d)), 'Not a real date.')
+      .optional()
+      .describe(
+        "A post's date (YYYY-MM-DD or an ISO date-time): the day its blog shows. Default: the day of the import.",
+      ),
     seo: z
       .object({
         title: Plain(200).nullable().default(null),

@@ -12,8 +12,7 @@ import { setAnswerHeader } from './answer-headers.js';
 import { customDomainSites } from './routes/site.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { type WebEnv, cookiePolicy, csrfGuard, sessionMiddleware } from './session.js';
-import { Refusal } from '../kernel/errors.js';
-import { answerRefusal, refusalJson, refusalPage } from './refusal.js';
+import { answerRefusal, asRefusal, refusalJson, refusalPage } from './refusal.js';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -48,7 +47,8 @@ export function createApp(deps: AppDeps): Hono {
   // A page's refusal (the gate's or the domain's) is translated here, once; anything else is a failure.
   const notPossible = refusalPage();
   web.onError((err, c) => {
-    if (err instanceof Refusal) return answerRefusal(c, err, notPossible);
+    const refusal = asRefusal(err);
+    if (refusal) return answerRefusal(c, refusal, notPossible);
     throw err;
   });
   app.route('/', web);
@@ -64,7 +64,8 @@ export function createApp(deps: AppDeps): Hono {
   });
   app.onError((err, c) => {
     // A JSON API's refusal (pairing's rate limit, an invalid request) is an answer, not a failure.
-    if (err instanceof Refusal) return answerRefusal(c, err, refusalJson);
+    const refusal = asRefusal(err);
+    if (refusal) return answerRefusal(c, refusal, refusalJson);
     deps.services.log.error({ err, path: c.req.path }, 'request failed');
     return c.text(`Something went wrong. Nothing was changed. Request id: ${currentRequestId() ?? '-'}`, 500);
   });

@@ -110,7 +110,7 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
       // Who the token is could not be read (the database failed or ran out of time): the call is
       // answered as a failed one, with its request id, not as a bare server error.
       deps.services.log.error({ err }, 'authentication failed');
-      return failedAtEdge(c.req.raw, currentRequestId() ?? '-');
+      return failedAtEdge(c.req.raw, currentRequestId() ?? '-', err);
     }
     if (!principal) return unauthorized(c, looksLikeApiToken(m[1]!) ? invalidApiToken : invalidAccessToken);
     if ('limited' in principal) {

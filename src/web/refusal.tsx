@@ -4,11 +4,12 @@
 // what was typed, its own card, the not-found page. Without that, a page gets the "Not possible" page
 // and a JSON API `{ error, message }`.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ErrorCode, Refusal } from '../kernel/errors.js';
+import { type ErrorCode, Refusal, unavailable } from '../kernel/errors.js';
 import { Layout } from './pages/layout.js';
 import type { WebEnv } from './session.js';
+import { isUnavailable } from '../db/failures.js';
 
-export type RefusalStatus = 400 | 403 | 404 | 409 | 410 | 429;
+export type RefusalStatus = 400 | 403 | 404 | 409 | 410 | 429 | 503;
 
 const STATUS: Partial<Record<ErrorCode, RefusalStatus>> = {
   invalid_input: 400,
@@ -18,6 +19,7 @@ const STATUS: Partial<Record<ErrorCode, RefusalStatus>> = {
   not_found: 404,
   plan_expired: 410,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 /** Any other refusal (conflict, a plan already used, a changed revision …) is a 409. */
@@ -46,7 +48,17 @@ export function answerRefusalsWith(answer: RefusalAnswer): MiddlewareHandler {
 /** Called by the error handlers: the route's own answer when it chose one, else `fallback`. */
 export function answerRefusal(c: Context, err: Refusal, fallback: RefusalAnswer) {
   const answer = c.get('refusalAnswer') ?? fallback;
+  if (err.code === 'unavailable') c.header('Retry-After', '5');
   return answer(c as Context<WebEnv>, err, refusalStatus(err.code));
+}
+
+/**
+ * What the error handlers answer for `err`: a refusal as it is, a database that did not answer in time
+ * before anything was committed as the `unavailable` refusal (src/db/failures.ts); null for a failure.
+ */
+export function asRefusal(err: unknown): Refusal | null {
+  if (err instanceof Refusal) return err;
+  return isUnavailable(err) ? unavailable() : null;
 }
 
 /** The "Not possible" page, with a way back (by default to the person's websites). */

@@ -21,7 +21,8 @@ const where = (re: RegExp, among = outsideGate) =>
 it('authorize() runs only in the call path and when a reviewed plan is redeemed', () => {
   // src/mcp/tools/import.ts called it itself for the merge target; the call path now hands tools
   // ctx.authorizeWebsite, bound to the tool's own rule.
-  expect(where(/\bauthorize\(/)).toEqual(['mcp/call.ts', 'plans/confirm.ts']);
+  // The call path: its admission refuses a missing scope before parsing; its run asks on the live facts.
+  expect(where(/\bauthorize\(/)).toEqual(['mcp/call/admit.ts', 'mcp/call/run.ts', 'plans/confirm.ts']);
 });
 
 it("an agency's withheld areas are read only by the gate", () => {

@@ -12,45 +12,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getTableName, is } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
-import * as schema from '../../src/db/schema.js';
 import { sources } from '../helpers/sources.js';
+import { TABLES, type Write, stripComments, writesIn } from '../helpers/table-writes.js';
 
 const ROOT = path.resolve('src');
 const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
 const files = sources(ROOT).map((f) => ({ rel: rel(f), text: readFileSync(f, 'utf8') }));
-
-// Every table of the schema: its name in TypeScript and in SQL.
-const TABLES = new Map(
-  Object.entries(schema)
-    .filter(([, value]) => is(value, PgTable))
-    .map(([name, table]) => [name, getTableName(table as PgTable)]),
-);
-const BY_SQL_NAME = new Map([...TABLES].map(([ts, sqlName]) => [sqlName, ts]));
-
-type Write = { file: string; op: 'insert' | 'update' | 'delete'; table: string };
-
-const stripComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-
-/** The table writes a source text makes, by the table's TypeScript name. */
-function writesIn(file: string, source: string): Write[] {
-  const text = stripComments(source);
-  const out: Write[] = [];
-  // Drizzle: tx.insert(pages), db.update(t.websites), .delete(sections) …
-  for (const m of text.matchAll(/\.(insert|update|delete)\(\s*(?:\w+\.)?(\w+)\s*\)/g)) {
-    if (TABLES.has(m[2]!)) out.push({ file, op: m[1] as Write['op'], table: m[2]! });
-  }
-  // SQL text: insert into ${table} / update "websites" / delete from sections …
-  for (const m of text.matchAll(
-    /\b(insert\s+into|update|delete\s+from)\s+(?:\$\{\s*(?:\w+\.)?(\w+)\s*\}|"?(\w+)"?)/gi,
-  )) {
-    const table = m[2] && TABLES.has(m[2]) ? m[2] : m[3] ? BY_SQL_NAME.get(m[3]) : undefined;
-    const op = m[1]!.toLowerCase().split(/\s+/)[0] as Write['op'];
-    if (table) out.push({ file, op, table });
-  }
-  return out;
-}
 
 const WRITES = files.flatMap((f) => writesIn(f.rel, f.text));
 

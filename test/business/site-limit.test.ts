@@ -108,7 +108,7 @@ it('the gate applies a declared createsSite rule before run, with the same refus
   const caller = (await callerForToken(s.sg.deps.services.db, w.tokens.all))!;
   const deps = { ...s.sg.deps, registry: createRegistry([siteMaker]) };
   const before = await footprint();
-  const r = await callTool(deps, caller, 'site_maker', {});
+  const r = await callTool(deps, caller, deps.registry.get('site_maker')!, {});
   expect(r.isError).toBe(true);
   expect((r.structuredContent as { error?: { code: string } }).error?.code).toBe('site_limit_reached');
   expect(runs).toBe(0);
@@ -118,7 +118,7 @@ it('the gate applies a declared createsSite rule before run, with the same refus
 
   // With room on the plan the same declaration lets the call through to run.
   await s.sg.deps.services.db.update(companies).set({ siteLimit: 3 }).where(eq(companies.id, w.companyId));
-  expect((await callTool(deps, caller, 'site_maker', {})).isError).toBeFalsy();
+  expect((await callTool(deps, caller, deps.registry.get('site_maker')!, {})).isError).toBeFalsy();
   expect(runs).toBe(1);
 });
 

@@ -76,8 +76,9 @@ describe('markdown subset', () => {
     expect(inline(`![A loaf](${ASSET})`, r)).toBe(`<img src="/assets/${ASSET}" alt="A loaf" loading="lazy">`);
     expect(inline('![A loaf](https://tracker.example/pixel.png)', r)).toBe('A loaf');
     expect(inline('![A loaf](/uploads/a.png)', r)).toBe('A loaf');
-    // Switched off: code blocks, reference links, bare-URL autolinks.
-    expect(markdown('    indented\n\n```\nfenced\n```', r)).not.toContain('<pre');
+    // Switched off: indented code blocks, reference links, bare-URL autolinks (the first two are
+    // refused when written; see below).
+    expect(markdown('    indented', r)).toBe('<p>indented</p>');
     expect(markdown('[a][1]\n\n[1]: https://x.example', r)).not.toContain('<a');
     expect(inline('see https://x.example', r)).toBe('see https://x.example');
   });
@@ -99,5 +100,83 @@ describe('markdown subset', () => {
       '__bold__',
     ];
     for (const body of good) expect(parseSectionContent('text', { body }).ok, body).toBe(true);
+  });
+
+  it('renders a table with its alignment (a class) and inline Markdown, inside a box that scrolls sideways', () => {
+    const table =
+      '| Day | Opens | Notes |\n|:--|--:|---|\n| Mon | 7:00 | [menu](/menu) **fresh** |\n| Tue | 8:00 | <b>x</b> & `y` |';
+    expect(markdown(table, r)).toBe(
+      [
+        '<div class="table-scroll"><table>',
+        '<thead>',
+        '<tr>',
+        '<th class="al-left">Day</th>',
+        '<th class="al-right">Opens</th>',
+        '<th>Notes</th>',
+        '</tr>',
+        '</thead>',
+        '<tbody>',
+        '<tr>',
+        '<td class="al-left">Mon</td>',
+        '<td class="al-right">7:00</td>',
+        '<td><a href="/sites/site_1/menu">menu</a> <strong>fresh</strong></td>',
+        '</tr>',
+        '<tr>',
+        '<td class="al-left">Tue</td>',
+        '<td class="al-right">8:00</td>',
+        '<td>&lt;b&gt;x&lt;/b&gt; &amp; <code>y</code></td>',
+        '</tr>',
+        '</tbody>',
+        '</table></div>',
+      ].join('\n'),
+    );
+    // An unsafe link in a cell stays text, as anywhere else.
+    expect(markdown('| a |\n|---|\n| [x](javascript:alert(1)) |', r)).not.toContain('<a');
+  });
+
+  it('renders a fenced code block escaped, its language word escaped in its class', () => {
+    expect(markdown('```js\nif (a < b) alert("x");\n  indented();\n```', r)).toBe(
+      '<pre><code class="language-js">if (a &lt; b) alert(&quot;x&quot;);\n  indented();\n</code></pre>',
+    );
+    expect(markdown('```"><script>\nx\n```', r)).toBe(
+      '<pre><code class="language-&quot;&gt;&lt;script&gt;">x\n</code></pre>',
+    );
+    expect(markdown('~~~\n[not a link](/a) **not bold**\n~~~', r)).toBe(
+      '<pre><code>[not a link](/a) **not bold**\n</code></pre>',
+    );
+  });
+
+  it('refuses what is outside the subset, naming it, and accepts tables and fenced code', () => {
+    const refused: Array<[string, RegExp]> = [
+      ['intro\n\n    indented code', /indented code block/],
+      ['[a][1]\n\n[1]: https://x.example', /reference-style link/],
+      ['~~gone~~', /strikethrough/],
+    ];
+    for (const [body, named] of refused) {
+      const res = parseSectionContent('text', { body });
+      expect(res.ok, body).toBe(false);
+      expect(!res.ok && res.message).toMatch(named);
+      expect(!res.ok && res.message).toMatch(/^text\.body: /);
+    }
+    // A list of items is checked item by item; a one-line field holds no table or code block.
+    const faq = parseSectionContent('faq', {
+      items: [
+        { question: 'a', answer: 'fine' },
+        { question: 'b', answer: '[x][y]\n\n[y]: /z' },
+      ],
+    });
+    expect(!faq.ok && faq.message).toMatch(/^faq\.items\.answer: a reference-style link/);
+    const caption = parseSectionContent('image', {
+      url: ASSET,
+      alt: 'x',
+      caption: '```\ncode\n```',
+    });
+    expect(!caption.ok && caption.message).toMatch(/^image\.caption: a fenced code block/);
+    for (const body of [
+      '| a | b |\n|---|---|\n| 1 | 2 |',
+      '```ts\nconst a = 1;\n```',
+      'a | b without a table',
+    ])
+      expect(parseSectionContent('text', { body }).ok, body).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // Property (issue 3): any content the section schemas accept renders to HTML with no script, no event
-// handler attribute, no style attribute, no unsafe URL and no markup other than the renderer's own tags.
+// handler attribute, no style attribute (a table column's alignment is a class), no unsafe URL and no markup other than the renderer's own tags.
 import * as cheerio from 'cheerio';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +64,14 @@ const FRAGMENTS = [
   '1. ',
   '> ',
   '---',
+  '| a | b |\n|---|:-:|\n| c | d |',
+  '\n|--|\n',
+  ' | ',
+  '```',
+  '```js\n',
+  '\n```\n',
+  '~~~',
+  '~~',
 ];
 const piece = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 }));
 // Mostly short texts (so that enough of them pass the schemas), sometimes long hostile ones.
@@ -99,8 +107,14 @@ const GEN: Record<SectionType, fc.Arbitrary<Record<string, unknown>>> = {
   text: fc.record({ heading: opt(text), body: text }),
   image: fc.record({ url, alt: text, caption: opt(text) }),
   gallery: fc.record({ heading: opt(text), images: items(fc.record({ url, alt: text })) }),
-  features: fc.record({ heading: opt(text), items: items(fc.record({ title: text, body: text })) }),
-  testimonials: fc.record({ heading: opt(text), items: items(fc.record({ quote: text, author: text })) }),
+  features: fc.record({
+    heading: opt(text),
+    items: items(fc.record({ title: text, body: text, imageUrl: opt(url), url: opt(url) })),
+  }),
+  testimonials: fc.record({
+    heading: opt(text),
+    items: items(fc.record({ quote: text, author: text, imageUrl: opt(url) })),
+  }),
   pricing: fc.record({
     heading: opt(text),
     plans: items(
@@ -155,6 +169,13 @@ const TAGS = new Set([
   'br',
   'hr',
   'code',
+  'pre',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ]);
 const ATTRS = new Set(['id', 'class', 'href', 'src', 'alt', 'loading', 'title', 'start']);
 

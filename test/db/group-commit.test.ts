@@ -6,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/db/client.js';
 import { groupCommit } from '../../src/db/group-commit.js';
-import { writeBehind } from '../../src/db/write-behind.js';
+import { DeadlineExceeded, withDeadline } from '../../src/db/deadline.js';
+import { gate } from '../helpers/gate.js';
 import { testDatabase } from '../helpers/db.js';
 
 let database: Database;
@@ -112,30 +113,51 @@ it('a failure at the commit fails the whole group and runs nothing again', async
   expect(await tags('commit-fails')).toEqual([]);
 });
 
-it('a held write that fails inside a group is that call’s failure: the calls run again alone, the others commit', async () => {
+it('a group PostgreSQL undid (a deadlock) runs again together, each call once more, and commits once', async () => {
   const { group, commits } = probe();
-  // Each call holds its tag back (src/db/write-behind.ts); a null tag fails when sent (not null).
-  const held = writeBehind<{ tag: string | null }>('group-probe', async (tx, h) => {
-    await tx.execute(sql`insert into group_commit_probe (tag) values (${h.tag})`);
-  });
   const runs: string[] = [];
-  const first = group('held', async () => ({ value: 'first', line: 'held-0' }));
-  const grouped = [
-    ['held-1', 'held-1-write'],
-    ['held-2', null],
-    ['held-3', 'held-3-write'],
-  ].map(([tag, write]) =>
-    group('held', async (tx) => {
-      runs.push(tag!);
-      held.hold(tx, tag!, { tag: write ?? null });
-      return { value: tag, line: tag! };
+  let undone = false;
+  const first = group('undone', async () => ({ value: 'first', line: 'undone-0' }));
+  const grouped = ['undone-1', 'undone-2', 'undone-3'].map((tag) =>
+    group('undone', async () => {
+      runs.push(tag);
+      if (tag === 'undone-2' && !undone) {
+        undone = true;
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      }
+      return { value: tag, line: tag };
     }),
   );
-  const settled = await Promise.allSettled([first, ...grouped]);
-  expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-  // Together first (rolled back when the held writes failed), then each alone.
-  expect(runs).toEqual(['held-1', 'held-2', 'held-3', 'held-1', 'held-2', 'held-3']);
-  // The three never reached a commit together; held-2's line was written alone, then rolled back.
-  expect(commits).toEqual([['held-0'], ['held-1'], ['held-2'], ['held-3']]);
-  expect(await tags('held-')).toEqual(['held-0', 'held-1', 'held-1-write', 'held-3', 'held-3-write']);
+  expect(await Promise.all([first, ...grouped])).toEqual(['first', 'undone-1', 'undone-2', 'undone-3']);
+  expect(runs).toEqual(['undone-1', 'undone-2', 'undone-1', 'undone-2', 'undone-3']);
+  expect(commits).toEqual([['undone-0'], ['undone-1', 'undone-2', 'undone-3']]);
+  expect(await tags('undone-')).toEqual(['undone-0', 'undone-1', 'undone-2', 'undone-3']);
+});
+
+it('a call that waited past its deadline is answered without running; the calls beside it run', async () => {
+  const { group, commits } = probe();
+  const hold = gate();
+  const ran: string[] = [];
+  const first = group('late', async () => {
+    await hold.done;
+    return { value: 'first', line: 'late-0' };
+  });
+  const late = withDeadline(20, () =>
+    group('late', async () => {
+      ran.push('late-1');
+      return { value: 'late', line: 'late-1' };
+    }),
+  ).catch((e) => e);
+  const onTime = group('late', async () => {
+    ran.push('late-2');
+    return { value: 'on time', line: 'late-2' };
+  });
+  await new Promise((r) => setTimeout(r, 60));
+  hold.release();
+  expect(await first).toBe('first');
+  expect(await onTime).toBe('on time');
+  expect(await late).toBeInstanceOf(DeadlineExceeded);
+  expect(ran).toEqual(['late-2']);
+  expect(commits).toEqual([['late-0'], ['late-2']]);
+  expect(await tags('late-')).toEqual(['late-0', 'late-2']);
 });

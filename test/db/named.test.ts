@@ -33,7 +33,7 @@ const nameOf = (p: string) => p.slice(0, p.indexOf(' '));
 
 /** The statements prepared on every session of our pool (each session sees only its own). */
 async function prepared(): Promise<string[]> {
-  const pool = (own!.db as unknown as { $client: pg.Pool }).$client;
+  const pool = (own!.db as unknown as { $client: { raw: pg.Pool } }).$client.raw;
   const clients = await Promise.all(Array.from({ length: POOL }, () => pool.connect()));
   try {
     const all = await Promise.all(

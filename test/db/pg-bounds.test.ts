@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DB_BOUNDS } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { readinessProbe } from '../../src/ops/readiness.js';
 import { until } from '../helpers/process.js';
@@ -42,6 +43,7 @@ async function open(opts: { viaProxy: boolean; statementMs: number; name: string
     migrate: false,
     poolSize: opts.poolSize ?? 1,
     bounds: {
+      ...DB_BOUNDS,
       statementTimeoutMs: opts.statementMs,
       connectTimeoutMs: 1_000,
       idleInTransactionTimeoutMs: 60_000,

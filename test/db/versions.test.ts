@@ -19,7 +19,7 @@ const url = process.env.DATABASE_URL;
 
 /** The real pool, with the first statement held until `release()` (a read that is in flight). */
 function heldPool(db: Database) {
-  const pool = (db.db as unknown as { $client: pg.Pool }).$client;
+  const pool = (db.db as unknown as { $client: { raw: pg.Pool } }).$client.raw;
   let sent = 0;
   const held = gate();
   const answered = gate();
@@ -120,7 +120,7 @@ it.runIf(url)('a write on PostgreSQL notifies no change feed (nobody listens the
   // Migration 0008: NOTIFY made every committing writer of the cluster wait on one lock through its
   // WAL flush. Notifications arrive in commit order, so once the marker sent after the write arrives,
   // anything the write notified would have arrived before it.
-  const pool = (other.db as unknown as { $client: pg.Pool }).$client;
+  const pool = (other.db as unknown as { $client: { raw: pg.Pool } }).$client.raw;
   const listener = await pool.connect();
   const heard: string[] = [];
   try {

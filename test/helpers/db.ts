@@ -13,8 +13,17 @@ export function testDatabase(): Promise<Database> {
   return shared;
 }
 
+/** The migrated image, when running under Vitest; a benchmark (outside it) migrates its own database. */
+function pgliteImage(): string {
+  try {
+    return inject('pgliteImage') ?? '';
+  } catch {
+    return '';
+  }
+}
+
 function open(): Promise<Database> {
-  const image = process.env.DATABASE_URL ? '' : inject('pgliteImage');
+  const image = process.env.DATABASE_URL ? '' : pgliteImage();
   return openDatabase({
     databaseUrl: process.env.DATABASE_URL,
     memory: true,

@@ -58,7 +58,7 @@ it("a tool declared 'one' runs in one transaction even with readOnlyHint: its wr
   const facts = async (fact: string) =>
     s.sg.deps.services.db.select().from(companyMemory).where(eq(companyMemory.fact, fact));
 
-  const one = await callTool(deps, caller, 'failing_writer_one', {
+  const one = await callTool(deps, caller, deps.registry.get('failing_writer_one')!, {
     websiteId: w.websites.main,
     fact: `one ${w.companyId}`,
   });
@@ -66,7 +66,7 @@ it("a tool declared 'one' runs in one transaction even with readOnlyHint: its wr
   expect(await facts(`one ${w.companyId}`)).toHaveLength(0);
 
   // Declared 'own', the same tool manages its own transactions: its statement stood on its own.
-  const own = await callTool(deps, caller, 'failing_writer_own', {
+  const own = await callTool(deps, caller, deps.registry.get('failing_writer_own')!, {
     websiteId: w.websites.main,
     fact: `own ${w.companyId}`,
   });

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { FIXTURES, HELD_OUT, agency, resume } from '../fixtures/facts.js';
-import { type FixtureRun, SCORE_NAMES, migrateAndScore, scoreTable } from '../fixtures/score.js';
+import { type FixtureRun, SCORE_NAMES, migrateAndScore, scoreTable, sevenTable } from '../fixtures/score.js';
 import { SITES_DIR, type ServedSite, serveSite } from '../fixtures/serve.js';
 
 let s: TestServer;
@@ -28,8 +28,10 @@ beforeAll(async () => {
   s = await startTestServer({ seed: false, env: { CRAWL_ALLOW_HOSTS: hosts } });
 });
 afterAll(async () => {
-  if (runs.length)
+  if (runs.length) {
     console.log(`\nMigration fidelity (fraction of declared facts right):\n${scoreTable(runs)}\n`);
+    console.log(`\nThe same, on the seven measures of issue 49:\n${sevenTable(runs)}\n`);
+  }
   await s?.close();
   for (const x of served.values()) await x.close();
 });

@@ -2,10 +2,13 @@
 // - the drain: after SIGTERM, /readyz answers 503 at once while calls are still served (each answer
 //   asks the client to close its connection), for SHUTDOWN_DRAIN_MS; a keep-alive connection left idle
 //   is not closed under the proxy that may be sending on it; then the process exits 0;
+// - the listener's close: a keep-alive connection still open then is not closed under a request on
+//   its way (a proxy may not retry a POST it sent): the request is answered, and the answer closes it;
 // - the deadline: with its database stalled mid-call, SIGTERM still ends the process, with exit 1 and
 //   a log line saying so, instead of waiting on the database for ever (PostgreSQL, through a TCP
 //   proxy the test stalls).
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { type Child, backend, call, newDataDir, start } from '../reliability/harness.js';
 import { until } from '../helpers/process.js';
@@ -85,6 +88,34 @@ it('SIGTERM with a drain: /readyz says 503 at once, calls are still answered, th
   expect(exit.code, exit.err).toBe(0);
   expect(exit.out).not.toContain('shutdown did not finish in time');
   await expect(once(`${c.base}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+}, 120_000);
+
+/** Whether a new TCP connection to `port` is accepted (false once the listener has closed). */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = connect(port, '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+
+it('a request on its way over an idle keep-alive connection when the listener closes is answered, not reset', async () => {
+  // No drain (the default): the listener closes at SIGTERM, with a proxy's keep-alive connection idle.
+  const c = await start(newDataDir('close-race'), { SHUTDOWN_DRAIN_MS: '0' });
+  children.push(c);
+  const port = Number(new URL(c.base).port);
+  const kept = new Agent({ keepAlive: true, maxSockets: 1 });
+  expect((await once(`${c.base}/healthz`, { agent: kept })).status).toBe(200);
+  c.server.child.kill('SIGTERM');
+  await until(async () => ((await accepts(port)) ? null : true), 100);
+  // The proxy sends on the connection it kept: the request is answered, and the answer closes it.
+  const reused = await once(`${c.base}/healthz`, { agent: kept });
+  expect([reused.reused, reused.status, reused.connection]).toEqual([true, 200, 'close']);
+  kept.destroy();
+  const exit = await c.server.done;
+  expect(exit.code, exit.err).toBe(0);
 }, 120_000);
 
 const pgUrl = process.env.DATABASE_URL;

@@ -126,6 +126,7 @@ export function sampleSite(base: string, tag = 'a') {
         title: 'We opened',
         kind: 'post' as const,
         excerpt: 'Our new shop.',
+        date: '2026-03-01T12:00:00Z',
         seo: { title: 'Opening', description: null },
         sections: [
           {

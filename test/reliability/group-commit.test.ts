@@ -78,8 +78,8 @@ it.runIf(url)(
       const revs = answers.map((a) => a.data!.rev as number).sort((a, b) => a - b);
       expect(revs).toEqual(Array.from({ length: 24 }, (_, i) => before + 1 + i));
       expect(await revOf()).toBe(before + 24);
-      // The group's edits after its first were held and sent as one statement (src/db/write-behind.ts):
-      // each still answers its own draft revision, one apart, and the website ends at the last.
+      // The group's edits each answer their own draft revision, one apart, and the website ends at the
+      // last.
       const drafts = answers.map((a) => a.data!.draftRevision as number).sort((a, b) => a - b);
       expect(drafts).toEqual(Array.from({ length: 24 }, (_, i) => drafts[0]! + i));
       const [site] = await db

@@ -1,8 +1,8 @@
 // The PostgreSQL server restarts under two real `sitegate serve` processes: a cluster of the test's
 // own (initdb in a temporary folder, pg_ctl stop -m fast, then start), with a write of each process
 // waiting on a row the test holds. Both processes stay up; the held writes and the calls made while
-// it is down fail with the ordinary failure and their request id and change nothing; /readyz says
-// 503 meanwhile; once it is back both serve again without being restarted.
+// it is down are answered `unavailable` and change nothing; /readyz says 503 meanwhile; once it is back
+// both serve again without being restarted.
 // PostgreSQL only, like the other PostgreSQL fault tests (CI's PostgreSQL pass runs it).
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   type Cluster,
   alive,
   callTool,
-  expectFailed,
+  expectUnavailable,
   pgBin,
   readyz,
   servingAgain,
@@ -67,11 +67,11 @@ it.runIf(run)(
     }, 300);
 
     cluster.stop();
-    for (const r of await Promise.all(held)) expectFailed(r);
+    for (const r of await Promise.all(held)) expectUnavailable(r);
     for (const client of [lock, watch]) await client.end().catch(() => {});
     for (const c of [a, b]) {
       await until(async () => (await readyz(c.base)) === 503 || null, 100);
-      expectFailed(
+      expectUnavailable(
         await callTool(c.base, token, 'create_page', { websiteId: site, title: 'While it is down' }),
       );
       expect(alive(c)).toBe(true);

@@ -8,15 +8,18 @@
 // exactly once. The file's other promises are checked on the way: HSTS, the monitoring paths closed,
 // the redirect to https, and `Host $http_host` (BASE_URL has a port here: with `$host`, 403).
 //
-// The client opens one connection per call: nginx's reload closes its own idle client connections,
-// which would measure the client's retry policy, not the backends'.
+// The load is what a busy site sees: sixteen clients back to back, half of them writing (two creating
+// pages, six editing the same four sections, so both processes write the same rows), and each
+// process is restarted twice, so four stops in all happen under it. The client opens one connection per
+// call: nginx's reload closes its own idle client connections, which would measure the client's retry
+// policy, not the backends'.
 // PostgreSQL only (two processes share a database); nginx must be there where CI requires it.
 import { readFileSync } from 'node:fs';
 import { type IncomingMessage, get as httpGet } from 'node:http';
 import { request } from 'node:https';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pages } from '../../src/db/schema.js';
+import { pages, sections } from '../../src/db/schema.js';
 import { hasNginx, markDown, prepareNginx, siteFile } from '../helpers/nginx.js';
 import { freePort } from '../helpers/server.js';
 import { until } from '../helpers/process.js';
@@ -31,7 +34,14 @@ const pgServer = process.env.DATABASE_URL;
 const guide = readFileSync('docs/operating.md', 'utf8');
 const drainMs = /SHUTDOWN_DRAIN_MS=(\d+)/.exec(guide)?.[1];
 
-type Answer = { kind: 'read' | 'write'; title?: string; status: number; ok: boolean; error?: string };
+type Answer = {
+  kind: 'read' | 'write' | 'edit';
+  title?: string;
+  sectionId?: string;
+  status: number;
+  ok: boolean;
+  error?: string;
+};
 
 describe.runIf(pgServer && hasNginx)('rolling restart behind nginx, as docs/operating.md says', () => {
   const cleanups: Array<() => unknown> = [];
@@ -131,30 +141,56 @@ describe.runIf(pgServer && hasNginx)('rolling restart behind nginx, as docs/oper
     plain.resume();
     expect([plain.statusCode, plain.headers.location]).toEqual([301, 'https://mcp.example.com/login']);
 
-    // The steady stream: two writers, two readers, each one call after another until told to stop.
+    // Four text sections of the website, which the editing writers share (both processes edit each).
+    const website = procs.a.demo.websites.main;
+    const answerOf = (r: { text: string }) => JSON.parse(r.text).result.structuredContent.data;
+    const page = answerOf(await tool('create_page', { websiteId: website, title: 'Edited while rolling' }));
+    const shared: Array<{ pageId: string; sectionId: string }> = [];
+    for (let k = 0; k < 4; k++) {
+      const added = await tool('add_section', {
+        websiteId: website,
+        pageId: page.pageId,
+        type: 'text',
+        content: { body: 'Start.' },
+      });
+      shared.push({ pageId: page.pageId, sectionId: answerOf(added).sectionId });
+    }
+
+    // The steady stream: two page creators and six section editors (half of the 16 write), eight readers,
+    // each one call after another until told to stop.
     const answers: Answer[] = [];
     let stopping = false;
     let n = 0;
-    const website = procs.a.demo.websites.main;
-    const loop = async (kind: 'read' | 'write') => {
+    const loop = async (kind: 'read' | 'write' | 'edit', who: number) => {
       for (let i = 0; !stopping && i < 100_000; i++) {
         n += 1;
         const title = kind === 'write' ? `Rolling ${n}` : undefined;
+        const section = shared[(who + i) % shared.length]!;
         const r = await (kind === 'write'
           ? tool('create_page', { websiteId: website, title })
-          : tool('list_sites', {})
+          : kind === 'edit'
+            ? tool('update_section_text', { websiteId: website, ...section, text: { body: `Edit ${n}` } })
+            : tool('list_sites', {})
         ).catch((err: Error) => ({ status: 0, text: err.message, headers: {} }));
         let ok = false;
         try {
           ok = JSON.parse(r.text).result.structuredContent.ok === true;
         } catch {}
-        answers.push({ kind, title, status: r.status, ok, error: ok ? undefined : r.text.slice(0, 200) });
+        answers.push({
+          kind,
+          title,
+          sectionId: kind === 'edit' ? section.sectionId : undefined,
+          status: r.status,
+          ok,
+          error: ok ? undefined : r.text.slice(0, 200),
+        });
       }
     };
-    const stream = Promise.all([loop('write'), loop('write'), loop('read'), loop('read')]);
+    const kinds = ['write', 'write', 'edit', 'edit', 'edit', 'edit', 'edit', 'edit'] as const;
+    const stream = Promise.all(Array.from({ length: 16 }, (_, i) => loop(kinds[i] ?? 'read', i)));
     const callsSoFar = () => answers.length;
 
-    for (const name of ['a', 'b'] as const) {
+    for (const name of ['a', 'b', 'a', 'b'] as const) {
       const port = ports[name];
       const before = callsSoFar();
       // 1. Take it out of the balancer.
@@ -190,6 +226,20 @@ describe.runIf(pgServer && hasNginx)('rolling restart behind nginx, as docs/oper
       const byTitle = new Map(rows.map((r) => [r.title, Number(r.n)]));
       const missingOrTwice = writes.filter((w) => byTitle.get(w.title!) !== 1).map((w) => w.title);
       expect(missingOrTwice).toEqual([]);
+      // Each section moved on by exactly the edits acknowledged for it (it started at rev 1).
+      const revs = await d
+        .select({ id: sections.id, rev: sections.rev })
+        .from(sections)
+        .where(
+          inArray(
+            sections.id,
+            shared.map((x) => x.sectionId),
+          ),
+        );
+      for (const r of revs) {
+        const edits = answers.filter((a) => a.kind === 'edit' && a.sectionId === r.id).length;
+        expect(r.rev, r.id).toBe(1 + edits);
+      }
     });
     expect(errorLog()).not.toMatch(/no live upstreams|prematurely closed|reset by peer/);
   }, 600_000);

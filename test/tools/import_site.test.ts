@@ -51,3 +51,37 @@ it('refuses a section type the service does not have (invalid_input), creating n
     },
   );
 });
+
+const post = (date: string) => ({
+  ...site(),
+  pages: [
+    ...site().pages,
+    {
+      slug: 'winter',
+      title: 'Winter loaves',
+      kind: 'post',
+      date,
+      sections: [{ externalKey: 'winter-body', type: 'blog_body', content: { body: 'Rye is back.' } }],
+    },
+  ],
+});
+
+it("keeps a post's own date, and refuses a date that is no real day, creating nothing", async () => {
+  const w = await kit.workspace();
+  for (const bad of ['2024-02-30', 'last Tuesday'])
+    await kit.expectRefusal(
+      'invalid_input',
+      () => kit.call(w.tokens.default, 'import_site', { site: post(bad) }),
+      {
+        tool: 'import_site',
+        companyIds: [w.companyId],
+      },
+    );
+  const r = await kit.call(w.tokens.default, 'import_site', { site: post('2024-02-29') });
+  expect(r.error).toBeUndefined();
+  const rows = await kit.db
+    .select()
+    .from(pages)
+    .where(eq(pages.websiteId, r.data!.websiteId as string));
+  expect(rows.find((p) => p.slug === 'winter')!.createdAt.toISOString()).toBe('2024-02-29T12:00:00.000Z');
+});

@@ -15,7 +15,9 @@ import type { Db } from '../../src/db/client.js';
 import * as schema from '../../src/db/schema.js';
 import { fileBlobStore } from '../../src/domain/library/blobs.js';
 import type { Clock } from '../../src/domain/context.js';
-import { type Sitegate, createSitegate } from '../../src/runtime.js';
+import { type GroupCommit, groupCommit } from '../../src/db/group-commit.js';
+import type { ActivityLine } from '../../src/domain/activity/recorder.js';
+import { type Sitegate, WRITES_PER_GROUP, createSitegate } from '../../src/runtime.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
 import { type Workspace, type WorkspaceOptions, makeWorkspace } from '../helpers/factory.js';
 import type { Envelope } from '../helpers/server.js';
@@ -87,6 +89,33 @@ export async function workspaceRows(db: Db, companyIds: string[]): Promise<Recor
 }
 
 /**
+ * The write groups of the kit's service, with every grouped call run as a group may run it
+ * (src/db/group-commit.ts, docs/adding-a-tool.md): first inside a group beside a neighbour that fails
+ * after it, which rolls the group back, then again alone. A tool whose run does something outside its
+ * transaction or its `afterCommit` work (a second email, a second charge) does it twice here, and its
+ * test sees it; so does a tool that cannot run again after a rollback.
+ */
+function inGroupFirst(sg: Sitegate): GroupCommit<ActivityLine> {
+  const { activity, services } = sg.deps;
+  // A line of undefined is the kit's own job's: nothing is recorded for it.
+  const groups = groupCommit<ActivityLine | undefined>(services.db, {
+    max: WRITES_PER_GROUP,
+    beforeCommit: (tx, lines) => activity.recordIn(tx, ...lines.filter((l) => l !== undefined)),
+  });
+  return async (key, work) => {
+    // The first job of a key runs alone; the two queued behind it in the same turn run together: the
+    // call, then a neighbour that fails.
+    const first = groups(key, async () => ({ value: undefined, line: undefined }));
+    const call = groups(key, work);
+    const neighbour = groups(key, async () => {
+      throw new Error('the kit’s failing neighbour');
+    }).catch(() => undefined);
+    const [answer] = await Promise.all([call, first, neighbour]);
+    return answer;
+  };
+}
+
+/**
  * Registers the file's beforeAll/afterAll and returns the kit. Call at the top of a test file.
  * `clock`: the service's clock, for tools whose answer depends on the date.
  */
@@ -118,6 +147,7 @@ export function toolKit(opts: { clock?: Clock; env?: Record<string, string> } = 
       blobs: fileBlobStore(path.join(dataDir, 'blobs')),
       backgroundJobs: false,
     });
+    sg.deps.writeGroups = inGroupFirst(sg);
     host = `127.0.0.1:${config.port}`;
   });
   afterAll(() => sg?.close());

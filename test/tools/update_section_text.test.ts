@@ -63,3 +63,35 @@ it("refuses another workspace's section as not found, writing nothing", async ()
     companyIds: [other.companyId, w.companyId],
   });
 });
+
+it('takes a table and a fenced code block, and refuses what is outside the Markdown subset by name, writing nothing', async () => {
+  const w = await kit.workspace();
+  const added = await kit.call(w.tokens.default, 'add_section', {
+    pageId: w.pages.home,
+    type: 'text',
+    content: { body: 'Hours below.' },
+  });
+  const textId = added.data!.sectionId as string;
+  const body = '| Day | Opens |\n|---|---|\n| Mon | 7:00 |\n\n```\nbake --rye\n```';
+  const ok = await kit.call(w.tokens.default, 'update_section_text', {
+    pageId: w.pages.home,
+    sectionId: textId,
+    text: { body },
+  });
+  expect(ok.ok, JSON.stringify(ok.error)).toBe(true);
+  const [row] = await kit.db.select().from(sections).where(eq(sections.id, textId));
+  expect((row!.content as { body: string }).body).toBe(body);
+  for (const [bad, named] of [
+    ['See [the menu][m].\n\n[m]: /menu', 'a reference-style link definition'],
+    ['Was ~~5~~ now 4', '~~strikethrough~~'],
+    ['Steps:\n\n    make bread', 'an indented code block'],
+  ] as const) {
+    const args = { pageId: w.pages.home, sectionId: textId, text: { body: bad } };
+    const env = await kit.expectRefusal(
+      'invalid_input',
+      () => kit.call(w.tokens.default, 'update_section_text', args),
+      { tool: 'update_section_text', companyIds: [w.companyId] },
+    );
+    expect(env.error?.message).toContain(`text.body: ${named}`);
+  }
+});

@@ -77,7 +77,8 @@ it('the call path hands ctx.tx only to a tool declared one, and ctx.db to none a
   const deps = { ...s.sg.deps, registry: createRegistry([probeOne, probeNone, probeOwn]) };
   const seen = async (name: string) =>
     (
-      (await callTool(deps, caller, name, { websiteId: w.websites.main })).structuredContent as {
+      (await callTool(deps, caller, deps.registry.get(name)!, { websiteId: w.websites.main }))
+        .structuredContent as {
         data: { tx: boolean; db: boolean };
       }
     ).data;

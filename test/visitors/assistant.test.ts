@@ -159,10 +159,13 @@ describe("visitors' assistants read the live site", () => {
       where === 'own' ? `${s.url}/sites/${d.websites.main}/_api/mcp` : `http://${host}:${port()}/_api/mcp`;
     const c = await connect(kind, url, address);
     const answers: unknown[] = [];
+    /** A call's answer, its structuredContent being the envelope's data (the owner tools' envelope). */
     const call = async (name: string, args: Record<string, unknown> = {}) => {
       const r = await c.callTool({ name, arguments: args });
       answers.push(r);
-      return r;
+      const envelope = r.structuredContent as { ok: boolean; data?: Record<string, any> } | undefined;
+      expect(envelope?.ok, JSON.stringify(r)).toBe(!r.isError);
+      return { ...r, structuredContent: envelope?.data };
     };
     const listed = await c.listTools();
     answers.push(listed);
@@ -241,9 +244,9 @@ describe('messages and booking requests from an assistant', () => {
     const c = await connect('v2-2026', `${s.url}/sites/${d.websites.main}/_api/mcp`, '127.0.52.1');
     const before = await s.call(d.tokens.all, 'get_analytics_summary', { days: 1 });
     const offer = await c.callTool({ name: 'list_offerings', arguments: {} });
-    const workshop = (offer.structuredContent!.services as Array<{ serviceId: string; name: string }>).find(
-      (x) => x.name === 'Bread workshop',
-    )!.serviceId;
+    const workshop = (
+      offer.structuredContent!.data.services as Array<{ serviceId: string; name: string }>
+    ).find((x) => x.name === 'Bread workshop')!.serviceId;
     const sent = await c.callTool({
       name: 'send_message',
       arguments: {

@@ -13,6 +13,7 @@ import { ownedWebsites } from '../owner.js';
 import { newUserCode, normaliseUserCode } from '../pairing.js';
 import { sha256Hex } from '../../kernel/tokens.js';
 import type { OAuthBinding } from './delegation.js';
+import { transaction, workspaceOf } from '../../db/transactions.js';
 
 const PENDING_TTL_MS = 3_600_000;
 
@@ -198,7 +199,7 @@ export async function bindOAuthClient(db: Db, input: BindInput, now: Date): Prom
   if (await boundConnection(db, binding)) {
     throw new Refusal('conflict', 'This client is already connected. Revoke its connection first.');
   }
-  return db.transaction(async (tx) => {
+  return transaction(db, workspaceOf(input.websiteId), async (tx) => {
     const { connection } = await createConnection(tx as unknown as Db, {
       userId: input.userId,
       websiteId: input.websiteId,

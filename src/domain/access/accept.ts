@@ -8,6 +8,7 @@ import { companyMembers, invitations, websiteMembers, websites } from '../../db/
 import { isRole, roleRank } from '../../kernel/scopes.js';
 import { Refusal, notFound } from '../../kernel/errors.js';
 import { normaliseEmail } from './invitations.js';
+import { transaction, workspaces } from '../../db/transactions.js';
 
 export type InvitationView = { websiteName: string; level: string; forThisUser: boolean };
 
@@ -48,7 +49,9 @@ export async function acceptInvitation(
   user: { id: string; email: string },
   now: Date,
 ): Promise<{ websiteId: string; role: string }> {
-  return db.transaction(async (tx) => {
+  // The invitation's workspace, read first: its write lock comes before the invitation's row lock.
+  const { companyId } = await pendingByToken(db, token, now, false);
+  return transaction(db, workspaces(companyId), async (tx) => {
     const row = await pendingByToken(tx, token, now, true);
     if (normaliseEmail(user.email) !== normaliseEmail(row.inv.email)) {
       throw new Refusal(

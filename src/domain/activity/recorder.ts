@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { fixedSql } from '../../db/named.js';
 import { activity, connections } from '../../db/schema.js';
+import { outsideDeadline } from '../../db/deadline.js';
 
 export type ActivityLine = {
   companyId: string;
@@ -97,7 +98,9 @@ export function activityRecorder(
     const last = touched;
     buffer = [];
     touched = new Map();
-    if (lines.length > 0 || last.size > 0) inflight = inflight.then(() => write(lines, last));
+    // A batch outlives the call that filled it: it is not bound by that call's deadline.
+    if (lines.length > 0 || last.size > 0)
+      inflight = inflight.then(() => outsideDeadline(() => write(lines, last)));
     return inflight;
   };
 

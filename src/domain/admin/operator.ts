@@ -20,6 +20,7 @@ import { checkCompanyName } from '../workspace/create-company.js';
 import { insertSite } from '../workspace/create-site.js';
 import { siteRoom } from '../../gate/site-limit.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
+import { transaction, workspaces } from '../../db/transactions.js';
 
 const notFound = (what: string) => new Refusal('not_found', `There is no ${what}.`);
 
@@ -94,7 +95,7 @@ export async function createWorkspace(
   const owner = await userByEmail(db, input.owner);
   const id = newId('co');
   const name = checkCompanyName(input.name);
-  await db.transaction(async (tx) => {
+  await transaction(db, { none: 'a new workspace: all its rows are new' }, async (tx) => {
     await tx.insert(companies).values({
       id,
       name,
@@ -111,7 +112,7 @@ export async function createWorkspace(
 export async function createWebsite(db: Db, input: { companyId: string; name: string; owner?: string }) {
   const name = input.name.replace(/\s+/g, ' ').trim();
   if (name.length < 1 || name.length > 120) throw invalidInput('A website name needs 1 to 120 characters.');
-  return db.transaction(async (tx) => {
+  return transaction(db, workspaces(input.companyId), async (tx) => {
     // Lock the workspace row: concurrent creations serialise, so the site limit cannot be exceeded.
     const [company] = await tx
       .select()

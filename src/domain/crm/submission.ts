@@ -9,6 +9,7 @@ import type { Services } from '../context.js';
 import { type FormLimits, judgeForm, takeSubmission } from './form-guard.js';
 import type { FieldErrors } from './visitor-fields.js';
 import { echoValues } from './visitor-fields.js';
+import { transaction, workspaceOf } from '../../db/transactions.js';
 
 export type VisitorDeps = { services: Services; keys: VisitorKeys; limits: FormLimits };
 
@@ -70,7 +71,7 @@ export async function submit<V>(deps: VisitorDeps, sub: Submission, accept: Acce
   }
   let done: Awaited<ReturnType<Accept<V>['write']>>;
   try {
-    done = await services.db.transaction(async (tx) => {
+    done = await transaction(services.db, workspaceOf(sub.websiteId), async (tx) => {
       const w = await accept.write(tx, parsed.value, now);
       const event = { websiteId: sub.websiteId, kind: w.kind, path: w.path, visitor: sub.visitor, at: now };
       await recordEvents(tx, keys, [event], now);

@@ -25,6 +25,7 @@ import { dbOf } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';
 import type { DnsChecker } from './dns-check.js';
 import { normaliseHostname } from './hostname.js';
+import { transaction, workspaceOf } from '../../db/transactions.js';
 
 const VERIFY_PREFIX = '_sitegate-verify';
 /** A bound on connected addresses per website, so unverified claims cannot pile up. */
@@ -167,7 +168,9 @@ export async function connectDomain(ctx: DirectSiteCtx, dns: DnsChecker, raw: st
   );
   const allFound = records.every((r) => r.found);
 
-  const answer = await ctx.db.transaction(async (tx) => {
+  // This site's workspace, and the one of the site whose unproven claim is contested, if any.
+  const lockFirst = workspaceOf(ctx.website.id, ...(taken ? [taken.websiteId] : []));
+  const answer = await transaction(ctx.db, lockFirst, async (tx) => {
     if (taken) {
       // Only that exact unverified row goes: a claim verified meanwhile is left alone.
       await tx

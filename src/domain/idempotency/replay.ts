@@ -1,6 +1,6 @@
 // Before a replay is answered (docs/reliability.md, "Retries"), every website the stored call touched
 // is checked as it is now, so a website that is gone gets the answer a fresh call would get instead of
-// the day-old one. The call path does the gate's part (src/mcp/call.ts: the call's own website and
+// the day-old one. The call path does the gate's part (src/mcp/call/run.ts: the call's own website and
 // each other website it was authorized on, such as a merge target); this is the part about the site
 // the call created, which must still stand in the workspace.
 import type { Db } from '../../db/client.js';

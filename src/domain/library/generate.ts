@@ -24,6 +24,7 @@ import type { DirectSiteCtx } from '../context.js';
 import { Refusal } from '../../kernel/errors.js';
 import { insertAssets } from './assets.js';
 import type { Aspect, BrandInput } from './brand-image.js';
+import { transaction, workspaces } from '../../db/transactions.js';
 
 const IMAGE_CREDITS = 1;
 /** A reservation older than this belongs to a call that died (the provider call times out well before). */
@@ -69,7 +70,7 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
   const brand = await brandInput(ctx);
 
   const reservationId = newId('rsv');
-  const reserved = await db.transaction(async (tx) => {
+  const reserved = await transaction(db, workspaces(companyId), async (tx) => {
     const rows = await tx
       .update(companies)
       .set({ credits: sql`${companies.credits} - ${IMAGE_CREDITS}` })
@@ -106,7 +107,7 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
     faultPoint('generate-after-provider');
     sha256 = await ctx.services.blobs.put(image.bytes);
   } catch (err) {
-    await releaseReservation(db, reservationId);
+    await releaseReservation(db, reservationId, companyId);
     throw err;
   }
   const assetId = newId('asset');
@@ -118,7 +119,7 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
     creditsSpent: IMAGE_CREDITS,
     creditsLeft: reserved[0]!.credits,
   };
-  const deliver = db.transaction(async (tx) => {
+  const deliver = transaction(db, workspaces(companyId), async (tx) => {
     // The charge stands only if this call still holds its reservation (not settled meanwhile).
     const held = await tx
       .delete(creditReservations)
@@ -143,7 +144,7 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
     await ctx.commitLine?.(tx, answer);
   });
   await deliver.catch(async (err) => {
-    await releaseReservation(db, reservationId);
+    await releaseReservation(db, reservationId, companyId);
     throw err;
   });
   faultPoint('after-own-commit');
@@ -151,8 +152,8 @@ export async function generateImage(ctx: DirectSiteCtx, input: { prompt: string;
 }
 
 /** Gives a reservation's credits back and deletes it, in one transaction; false if it was already gone. */
-async function releaseReservation(db: Db, id: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+async function releaseReservation(db: Db, id: string, companyId: string): Promise<boolean> {
+  return transaction(db, workspaces(companyId), async (tx) => {
     const [r] = await tx
       .delete(creditReservations)
       .where(eq(creditReservations.id, id))
@@ -172,11 +173,11 @@ async function releaseReservation(db: Db, id: string): Promise<boolean> {
  */
 export async function settleReservations(db: Db, now: Date, all = false): Promise<number> {
   const stale = await db
-    .select({ id: creditReservations.id })
+    .select({ id: creditReservations.id, companyId: creditReservations.companyId })
     .from(creditReservations)
     .where(all ? undefined : lt(creditReservations.expiresAt, now))
     .limit(1000);
   let n = 0;
-  for (const { id } of stale) if (await releaseReservation(db, id)) n += 1;
+  for (const { id, companyId } of stale) if (await releaseReservation(db, id, companyId)) n += 1;
   return n;
 }

@@ -5,7 +5,6 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { fixedSelect, fixedSql } from '../../db/named.js';
 import { assets, pages, sections } from '../../db/schema.js';
-import { writeBehind } from '../../db/write-behind.js';
 import { bumpDraftRevision, draftBump } from '../sites/draft-revision.js';
 import type { AnySiteCtx, SiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
@@ -29,31 +28,33 @@ export async function lockPage(ctx: SiteCtx, pageId: string): Promise<PageRow> {
 
 /** Locks one section that must sit on `pageId` of the context's website (else not_found). */
 export async function lockSection(ctx: SiteCtx, pageId: string, sectionId: string): Promise<SectionRow> {
-  const known = held.get(ctx.tx)?.get(sectionId);
+  const known = lockedRows.get(ctx.tx)?.get(sectionId);
   if (known && known.pageId === pageId && known.websiteId === ctx.website.id) return known;
   const row = await findSection(ctx, pageId, sectionId, true);
-  hold(ctx.tx, row);
+  remember(ctx.tx, row);
   return row;
 }
 
-// The sections a transaction holds locked, as it last read or saved them. A later edit in the same
-// transaction (the calls of one group, src/db/group-commit.ts) takes its row from here instead of asking
-// the database again: the row lock is held until the transaction ends, so no one else can have changed
-// it. Any other write to sections in the transaction (renumbering, inserts) forgets them all.
-const held = new WeakMap<Db, Map<string, SectionRow>>();
+// The sections a transaction holds locked, as it last read or saved them: the transaction's one cache.
+// A later edit in the same transaction (the calls of one group, src/db/group-commit.ts) takes its row
+// from here instead of asking the database again: the row lock is held until the transaction ends, so
+// no one else can have changed it. Any other write to sections in the transaction (renumbering,
+// inserts, deletes) must forget them all through `sectionsChanged`; test/architecture/section-writers
+// fails on a writer of the table that does not.
+const lockedRows = new WeakMap<Db, Map<string, SectionRow>>();
 
-function hold(tx: Db, row: SectionRow): void {
-  let rows = held.get(tx);
+function remember(tx: Db, row: SectionRow): void {
+  let rows = lockedRows.get(tx);
   if (!rows) {
     rows = new Map();
-    held.set(tx, rows);
+    lockedRows.set(tx, rows);
   }
   rows.set(row.id, row);
 }
 
-/** Every write to sections other than saveSection calls this in its transaction (see `held`). */
+/** Every write to sections other than saveSection calls this in its transaction (see `lockedRows`). */
 export function sectionsChanged(tx: Db): void {
-  held.delete(tx);
+  lockedRows.delete(tx);
 }
 
 /** One section of `pageId` on the context's website, optionally locked; a foreign one is not_found. */
@@ -94,30 +95,13 @@ export async function lockPageSections(ctx: SiteCtx, pageId: string): Promise<Se
 type SectionPatch = Partial<Pick<SectionRow, 'content' | 'layout' | 'hidden' | 'position'>>;
 const PATCHABLE = ['content', 'layout', 'hidden', 'position'] as const;
 
-/**
- * Writes a locked section's new values, bumping its rev and the site's draft revision. The first save of
- * a website in a transaction is sent at once; the saves that follow it with no other statement between
- * (a group's edits, src/db/group-commit.ts) are held and sent as one statement before the transaction's
- * next statement or its commit (src/db/write-behind.ts). Their answers are what the statements would
- * have returned: the first save locked the website's row, so its draft revision moves by one per save
- * and by no one else's hand until the commit.
- */
+/** Writes a locked section's new values, bumping its rev and the site's draft revision, in one statement. */
 export async function saveSection(
   ctx: SiteCtx,
   row: SectionRow,
   patch: SectionPatch,
 ): Promise<{ rev: number; draftRevision: number }> {
   const rev = row.rev + 1;
-  const saved: SectionRow = { ...row, ...patch, rev, updatedAt: ctx.now };
-  const pending = heldSaves.held(ctx.tx, ctx.website.id);
-  if (pending) {
-    const earlier = pending.sections.get(row.id)?.patch;
-    pending.sections.set(row.id, { row: saved, patch: { ...earlier, ...patch } });
-    pending.bumps += 1;
-    pending.now = ctx.now;
-    hold(ctx.tx, saved);
-    return { rev, draftRevision: pending.sentRevision + pending.bumps };
-  }
   const columns = PATCHABLE.filter((c) => patch[c] !== undefined);
   const result = await saveStatement(columns)(ctx.tx, {
     ...patch,
@@ -126,63 +110,9 @@ export async function saveSection(
     sectionId: row.id,
     websiteId: ctx.website.id,
   });
-  hold(ctx.tx, saved);
-  const draftRevision = Number(result.rows[0]!.draft_rev);
-  heldSaves.hold(ctx.tx, ctx.website.id, {
-    websiteId: ctx.website.id,
-    sentRevision: draftRevision,
-    bumps: 0,
-    now: ctx.now,
-    sections: new Map(),
-  });
-  return { rev, draftRevision };
+  remember(ctx.tx, { ...row, ...patch, rev, updatedAt: ctx.now });
+  return { rev, draftRevision: Number(result.rows[0]!.draft_rev) };
 }
-
-/** A website's saves held back in a transaction: each section's last row and what was patched in it. */
-type HeldSaves = {
-  websiteId: string;
-  /** The draft revision the sent save returned. */
-  sentRevision: number;
-  /** Saves held back since, each one draft revision more. */
-  bumps: number;
-  now: Date;
-  sections: Map<string, { row: SectionRow; patch: SectionPatch }>;
-};
-
-const heldSaves = writeBehind<HeldSaves>('sections', async (tx, held) => {
-  if (!held.bumps) return;
-  const rows = [...held.sections.values()].map(({ row, patch }) => ({
-    id: row.id,
-    ...Object.fromEntries(PATCHABLE.filter((c) => patch[c] !== undefined).map((c) => [c, row[c]])),
-    rev: row.rev,
-    updated_at: row.updatedAt.toISOString(),
-  }));
-  await saveHeldStatement(tx, {
-    rows: JSON.stringify(rows),
-    websiteId: held.websiteId,
-    bumps: held.bumps,
-    now: held.now,
-  });
-});
-
-// The held saves of one website in one statement: each section's patched columns (absent ones keep
-// their value), its rev and time, and the draft revision moved on by the number of saves held.
-const saveHeldStatement = fixedSql('sitegate_save_held_sections', (db) => {
-  const bump = draftBump(db, sql.placeholder('websiteId'), sql.placeholder('now'), sql.placeholder('bumps'));
-  return sql`with saved as (
-    update sections as s set
-      content = coalesce(v.content, s.content),
-      layout = coalesce(v.layout, s.layout),
-      hidden = coalesce(v.hidden, s.hidden),
-      position = coalesce(v.position, s.position),
-      rev = v.rev,
-      updated_at = v.updated_at
-    from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as v(
-      id text, content jsonb, layout jsonb, hidden boolean, position integer, rev integer,
-      updated_at timestamptz)
-    where s.id = v.id and s.website_id = ${sql.placeholder('websiteId')}
-  ) ${bump.getSQL()}`;
-});
 
 // The section and the website's draft revision in one statement (one round trip, docs/performance.md): a
 // fixed statement for each set of patched columns, built once (src/db/named.ts).

@@ -2,6 +2,7 @@
 // Text is plain text or a small Markdown subset; URLs are http(s), site-relative or library asset ids.
 // Raw HTML, CSS, <script>, javascript: and data: URLs can never enter: every write path validates here.
 import { z } from 'zod';
+import { outsideSubset } from './markdown-subset.js';
 
 const TAG_LIKE = /<\s*\/?\s*[a-zA-Z!?]/;
 // javascript:/vbscript: anywhere; data: only where it looks like a URL ("data:text/html,…", "data:,…"),
@@ -85,16 +86,31 @@ export const SECTION_SCHEMAS = {
   features: z
     .object({
       heading: Heading.optional(),
-      // imageUrl (optional): a team member's photo, a portfolio piece, a service's picture.
+      // imageUrl (optional): a team member's photo, a portfolio piece, a service's picture; url
+      // (optional): where the item's title leads (a service's page, a post).
       items: z
-        .array(z.object({ title: Heading, body: SafeText(2000), imageUrl: SafeUrl.optional() }).strict())
+        .array(
+          z
+            .object({
+              title: Heading,
+              body: SafeText(2000),
+              imageUrl: SafeUrl.optional(),
+              url: SafeUrl.optional(),
+            })
+            .strict(),
+        )
         .max(24),
     })
     .strict(),
   testimonials: z
     .object({
       heading: Heading.optional(),
-      items: z.array(z.object({ quote: SafeText(2000), author: SafeText(120) }).strict()).max(24),
+      // imageUrl (optional): the speaker's photo.
+      items: z
+        .array(
+          z.object({ quote: SafeText(2000), author: SafeText(120), imageUrl: SafeUrl.optional() }).strict(),
+        )
+        .max(24),
     })
     .strict(),
   pricing: z
@@ -207,7 +223,30 @@ export function parseSectionContent(
 ): { ok: true; content: Record<string, unknown> } | { ok: false; message: string } {
   if (!isSectionType(type)) return { ok: false, message: `Unknown section type "${type}".` };
   const r = SECTION_SCHEMAS[type].safeParse(content);
-  if (r.success) return { ok: true, content: r.data as Record<string, unknown> };
+  if (r.success) {
+    const outside = outsideOfSubset(type, r.data as Record<string, unknown>);
+    if (outside) return { ok: false, message: outside };
+    return { ok: true, content: r.data as Record<string, unknown> };
+  }
   const issue = r.error.issues[0]!;
   return { ok: false, message: `${type}.${issue.path.join('.') || '(content)'}: ${issue.message}` };
+}
+
+/** The values at a field path ("items.body") of parsed content, through lists. */
+function valuesAt(v: unknown, keys: readonly string[]): unknown[] {
+  if (Array.isArray(v)) return v.flatMap((x) => valuesAt(x, keys));
+  if (!keys.length) return [v];
+  if (!v || typeof v !== 'object') return [];
+  return valuesAt((v as Record<string, unknown>)[keys[0]!], keys.slice(1));
+}
+
+/** "text.body: a reference-style link … is not in the Markdown subset", or null. */
+function outsideOfSubset(type: SectionType, content: Record<string, unknown>): string | null {
+  for (const [path, format] of Object.entries(MARKDOWN_FIELDS[type]))
+    for (const v of valuesAt(content, path.split('.'))) {
+      const named = typeof v === 'string' ? outsideSubset(v, format) : null;
+      if (named)
+        return `${type}.${path}: ${named} is not in the Markdown subset the site shows; write it another way.`;
+    }
+  return null;
 }

@@ -35,6 +35,7 @@ import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
 import { sectionsChanged } from '../sections/store.js';
+import { transaction, workspaceOf } from '../../db/transactions.js';
 
 const DELETED_SITE_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -136,7 +137,7 @@ export async function purgeDeletedSites(db: Db, now: Date): Promise<number> {
     .limit(100);
   let purged = 0;
   for (const { id } of due) {
-    await db.transaction(async (tx) => {
+    await transaction(db, workspaceOf(id), async (tx) => {
       // Re-checked under a lock: a restore committed meanwhile keeps the site.
       const [site] = await tx
         .select({ id: websites.id })

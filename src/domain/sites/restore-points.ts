@@ -9,6 +9,7 @@ import { activity, restorePoints, websites } from '../../db/schema.js';
 import { authorizePerson } from '../../gate/person.js';
 import { restoreFromPoint, takeRestorePoint } from './restore.js';
 import { notFound } from '../../kernel/errors.js';
+import { transaction, workspaceOf } from '../../db/transactions.js';
 
 export type RestorePointItem = {
   id: string;
@@ -54,7 +55,7 @@ export async function restoreSite(
   pointId: string,
   now: Date,
 ): Promise<{ undoPointId: string; point: RestorePointItem }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, workspaceOf(websiteId), async (tx) => {
     const site = await ownedSite(tx, userId, websiteId);
     const [point] = await tx
       .select({ id: restorePoints.id, reason: restorePoints.reason, createdAt: restorePoints.createdAt })

@@ -14,11 +14,26 @@ function absolute(url: string, at: SiteAddress): string {
   return url;
 }
 
-/** Rewrites the targets of Markdown links and images in section text to absolute addresses. */
+/** A fenced code block (``` or ~~~) from its opening line to its closing one, or to the end. */
+const FENCED = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm;
+
+/**
+ * Rewrites the targets of Markdown links and images in section text to absolute addresses; a fenced
+ * code block is shown as written (what looks like a link there is code). Tables and code blocks stay
+ * Markdown, as the site's subset has them.
+ */
 function links(text: string, at: SiteAddress): string {
-  return text.replace(/(!?\[[^\]\n]{0,500}\])\(([^)\s]{1,2000})\)/g, (_m, label: string, target: string) => {
-    return `${label}(${absolute(target, at)})`;
-  });
+  const rewrite = (s: string) =>
+    s.replace(/(!?\[[^\]\n]{0,500}\])\(([^)\s]{1,2000})\)/g, (_m, label: string, target: string) => {
+      return `${label}(${absolute(target, at)})`;
+    });
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(FENCED)) {
+    out += rewrite(text.slice(from, m.index)) + m[0];
+    from = m.index + m[0].length;
+  }
+  return out + rewrite(text.slice(from));
 }
 
 // Section content was validated against its type's schema when it was written; it is read loosely here.
@@ -45,7 +60,13 @@ function section(type: string, c: Content, at: SiteAddress): string[] {
     case 'gallery':
       return [...h(2, c.heading), ...list(c.images).flatMap((i) => image(i.url, i.alt))];
     case 'features':
-      return [...h(2, c.heading), ...list(c.items).flatMap((i) => [...h(3, i.title), ...p(i.body)])];
+      return [
+        ...h(2, c.heading),
+        ...list(c.items).flatMap((i) => [
+          ...(typeof i.url === 'string' ? [`### [${t(i.title)}](${absolute(i.url, at)})`] : h(3, i.title)),
+          ...p(i.body),
+        ]),
+      ];
     case 'testimonials':
       return [...h(2, c.heading), ...list(c.items).map((i) => `> ${t(i.quote)}\n> — ${t(i.author)}`)];
     case 'pricing':

@@ -70,11 +70,11 @@ export function createMcpApps(sources: AppSources): McpApps {
     async answer(deps, caller, name, args, result) {
       const view = TOOL_APPS[name]?.view?.(isPlainObject(args) ? args : {});
       const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok === true;
-      const def = view && views.get(view.name)?.def;
+      const compiled = view && views.get(view.name);
       // A view the connection's scopes could never pass is not asked for: its refusal would only
       // add a denied line to Activity for something nobody requested.
-      if (!def || !ok || result.isError || !caller.scopes.includes(def.scope)) return result;
-      const shown = await callTool({ ...deps, registry: views }, caller, view.name, view.args);
+      if (!compiled || !ok || result.isError || !caller.scopes.includes(compiled.def.scope)) return result;
+      const shown = await callTool(deps, caller, compiled, view.args);
       const data = shown.structuredContent as { ok?: unknown; data?: unknown } | undefined;
       if (data?.ok !== true) return result;
       return { ...result, _meta: { ...result._meta, [VIEW_META_KEY]: data.data } };

@@ -3,6 +3,7 @@
 // only: the rules live in src/domain/sections/ and src/domain/pages/. Every write changes the draft only.
 import { z } from 'zod';
 import { createBlogPost, createPage, updatePageSeo } from '../../domain/pages/write.js';
+import { SUBSET_DESCRIPTION } from '../../domain/sections/markdown-subset.js';
 import {
   addSection,
   getSectionJson,
@@ -40,9 +41,8 @@ const SectionResult = z.object({
 });
 const DRAFT_NOTE = 'Changes the draft only; the live site changes when the owner approves a publish.';
 
-/** The Markdown subset the site renders (src/web/render/markdown.ts), as agents are told it. */
-const MARKDOWN =
-  'Markdown subset: paragraphs, line breaks, ## to #### headings, **bold**, *italic*, `code`, - and 1. lists, > quotes, --- rules, [links](…) to http(s), mailto:, tel: or /paths, ![images](asset_…) from the library. No HTML, code blocks or tables.';
+/** The Markdown subset the site renders, as agents are told it (src/domain/sections/markdown-subset.ts). */
+const MARKDOWN = SUBSET_DESCRIPTION;
 const fieldsOf = (kind: 'markdown' | 'inline') =>
   SECTION_TYPES.flatMap((t) =>
     Object.entries(MARKDOWN_FIELDS[t])

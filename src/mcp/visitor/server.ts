@@ -18,17 +18,13 @@ import { livePage, pageMarkdown } from '../../domain/visitor-agent/markdown.js';
 import { pageIndex } from '../../domain/visitor-agent/site.js';
 import { sitePathOf } from '../../domain/sites/view.js';
 import { type ServerBuilder, protocolEndpoint, type McpEndpoint } from '../endpoint.js';
-import { toJsonSchema } from '../registry.js';
-import { VISITOR_TOOLS, type VisitorCall, runVisitorTool } from './tools.js';
+import { compilePublicTool } from '../registry.js';
+import { VISITOR_TOOLS, type VisitorCall, runVisitorTool, visitorTool } from './tools.js';
 
 const validator = new AjvJsonSchemaValidator();
-const TOOL_LIST = VISITOR_TOOLS.map((t) => ({
-  name: t.name,
-  title: t.title,
-  description: t.description,
-  inputSchema: toJsonSchema(t.input, 'input') as { type: 'object'; [k: string]: unknown },
-  annotations: { title: t.title, ...t.annotations },
-}));
+/** What tools/list answers, compiled once as the owner tools' listings are (src/mcp/registry.ts). */
+export const VISITOR_LISTING = VISITOR_TOOLS.map((t) => compilePublicTool(t));
+const TOOL_LIST = VISITOR_LISTING.map((t) => t.listing);
 
 /**
  * Caching hints of the 2026-07-28 wire (SEP-2549): the answers are the same for every visitor of the
@@ -98,13 +94,14 @@ function buildServer(call: VisitorCall, log: { warn(obj: object, msg: string): v
     'tools/call',
     limited(async (req) => {
       const { name, arguments: args } = req.params;
-      if (!VISITOR_TOOLS.some((t) => t.name === name)) {
+      const tool = visitorTool(name);
+      if (!tool) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
           `Unknown tool: ${name.slice(0, 64)}. Call tools/list to see this website's tools.`,
         );
       }
-      const { result, path } = await runVisitorTool(call, name, args);
+      const { result, path } = await runVisitorTool(call, tool, args);
       // Answered calls are counted; a refusal writes nothing at all.
       if (!result.isError) await count(path);
       return result;

@@ -23,6 +23,10 @@ import {
   takesMessages,
 } from '../../domain/visitor-agent/site.js';
 import { sitePathOf } from '../../domain/sites/view.js';
+import { isUnavailable } from '../../db/failures.js';
+import { Refusal, invalidInput, unavailable } from '../../kernel/errors.js';
+import { type PublicToolDef, defineTool } from '../define-tool.js';
+import { okResult, refusalResult } from '../envelope.js';
 
 /**
  * What one request to the endpoint knows: the live site, where it is, who asks (for limits only), and
@@ -36,27 +40,6 @@ export type VisitorCall = {
   allowance: RequestAllowance;
 };
 
-type Answer =
-  | { data: Record<string, unknown>; path?: string }
-  | { error: string; data?: Record<string, unknown> };
-
-type Args = Record<string, string | undefined>;
-
-type VisitorTool = {
-  name: string;
-  title: string;
-  description: string;
-  input: z.ZodObject;
-  annotations: {
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
-  };
-  /** Every input of these tools is text: the parsed arguments, by name. */
-  run(call: VisitorCall, input: Args): Promise<Answer>;
-};
-
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const SEND = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
@@ -64,90 +47,134 @@ const SEND = { readOnlyHint: false, destructiveHint: false, idempotentHint: fals
 // what is acceptable within them and word the answer.
 const Text = (max: number) => z.string().max(max);
 
-const refused = (o: Exclude<Outcome, { outcome: 'accepted' }>, what: string): Answer => {
+/** A submission the site's form path did not accept, as the refusal the assistant reads. */
+function refused(o: Exclude<Outcome, { outcome: 'accepted' }>, what: string): Refusal {
   switch (o.outcome) {
     case 'invalid':
-      return {
-        error: `Not sent: ${Object.entries(o.errors)
+      return invalidInput(
+        `Not sent: ${Object.entries(o.errors)
           .map(([k, v]) => `${k}: ${v}`)
           .join(' ')}`,
-        data: { errors: o.errors },
-      };
+        'Correct those fields with the visitor and send again.',
+      );
     case 'rate_limited':
-      return {
-        error: `Not sent: too many ${what} came from this network or to this website just now. Try again in ${o.seconds} s.`,
-        data: { retryAfterSeconds: o.seconds },
-      };
+      return new Refusal(
+        'rate_limited',
+        `Not sent: too many ${what} came from this network or to this website just now.`,
+        `Try again in ${o.seconds} s.`,
+      );
     case 'not_found':
-      return { error: `Not sent: this website does not take ${what} here.` };
+      return new Refusal(
+        'not_found',
+        `Not sent: this website does not take ${what} here.`,
+        'get_business shows how to reach the business.',
+      );
     default:
-      return { error: 'Not sent.' };
+      return invalidInput('Not sent.');
   }
-};
+}
 
-export const VISITOR_TOOLS: VisitorTool[] = [
-  {
+const Page = z.object({ path: z.string(), title: z.string(), kind: z.string() });
+const Service = z.object({
+  serviceId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  durationMinutes: z.number().nullable(),
+  price: z.string().nullable(),
+  bookable: z.boolean(),
+});
+
+export const VISITOR_TOOLS = [
+  defineTool({
+    audience: 'public',
     name: 'get_business',
     title: 'About this business',
     description:
       'What this business is: its name, description, the contact details its website shows, its time zone, its pages, and whether it takes messages and booking requests here.',
     input: z.object({}),
+    output: z.object({
+      name: z.string(),
+      description: z.string(),
+      website: z.string(),
+      timeZone: z.string(),
+      contact: z.object({
+        emails: z.array(z.string()),
+        phones: z.array(z.string()),
+        addresses: z.array(z.string()),
+      }),
+      pages: z.array(Page),
+      takesMessages: z.boolean(),
+      takesBookingRequests: z.boolean(),
+    }),
     annotations: READ,
-    async run({ site, at }) {
+    async run({ site, at }: VisitorCall) {
       const { view } = site;
       return {
-        data: {
-          name: view.name,
-          description: businessDescription(view),
-          website: `${at.siteUrl}/`,
-          timeZone: view.timeZone,
-          contact: shownContacts(view),
-          pages: pageIndex(view),
-          takesMessages: takesMessages(view),
-          takesBookingRequests: site.services.some((s) => s.bookable),
-        },
+        name: view.name,
+        description: businessDescription(view),
+        website: `${at.siteUrl}/`,
+        timeZone: view.timeZone,
+        contact: shownContacts(view),
+        pages: pageIndex(view),
+        takesMessages: takesMessages(view),
+        takesBookingRequests: site.services.some((s) => s.bookable),
       };
     },
-  },
-  {
+  }),
+  defineTool({
+    audience: 'public',
     name: 'read_page',
     title: 'Read a page',
     description:
       'One page of the website as Markdown. path: as get_business lists it ("/" is the home page).',
     input: z.object({ path: Text(200).default('/') }),
+    output: z.object({ path: z.string(), title: z.string(), markdown: z.string() }),
     annotations: READ,
-    async run({ site, at }, input) {
-      const asked = input.path ?? '/';
-      const page = livePage(site.view, asked);
-      if (!page) return { error: `No page at ${asked.slice(0, 60)}; get_business lists the pages.` };
-      const path = sitePathOf(site.view, page);
-      return { data: { path, title: page.title, markdown: pageMarkdown(page, at) }, path };
+    async run({ site, at }: VisitorCall, input) {
+      const page = livePage(site.view, input.path);
+      if (!page) {
+        throw new Refusal(
+          'not_found',
+          `No page at ${input.path.slice(0, 60)}.`,
+          'get_business lists the pages.',
+        );
+      }
+      return { path: sitePathOf(site.view, page), title: page.title, markdown: pageMarkdown(page, at) };
     },
-  },
-  {
+  }),
+  defineTool({
+    audience: 'public',
     name: 'list_offerings',
     title: 'Services and products',
     description:
       'The services (with duration and price) and products this business offers publicly. A service marked bookable can be requested with request_booking.',
     input: z.object({}),
+    output: z.object({
+      timeZone: z.string(),
+      services: z.array(Service),
+      products: z.array(z.object({ name: z.string(), description: z.string(), price: z.string() })),
+    }),
     annotations: READ,
-    async run({ site }) {
-      return {
-        data: { timeZone: site.view.timeZone, services: site.services, products: site.products },
-      };
+    async run({ site }: VisitorCall) {
+      return { timeZone: site.view.timeZone, services: site.services, products: site.products };
     },
-  },
-  {
+  }),
+  defineTool({
+    audience: 'public',
     name: 'search_site',
     title: 'Search the website',
     description: "Searches the text of the website's pages; returns the matching pages with a snippet each.",
     input: z.object({ query: Text(200).min(1) }),
+    output: z.object({
+      results: z.array(z.object({ path: z.string(), title: z.string(), snippet: z.string() })),
+    }),
     annotations: READ,
-    async run({ site, at }, input) {
-      return { data: { results: searchPages(site.view, input.query ?? '', at) } };
+    async run({ site, at }: VisitorCall, input) {
+      return { results: searchPages(site.view, input.query, at) };
     },
-  },
-  {
+  }),
+  defineTool({
+    audience: 'public',
     name: 'send_message',
     title: 'Send the business a message',
     description:
@@ -158,16 +185,22 @@ export const VISITOR_TOOLS: VisitorTool[] = [
       phone: Text(1_000).optional(),
       message: Text(20_000),
     }),
+    output: z.object({ sent: z.literal(true), note: z.string() }),
     annotations: SEND,
-    async run({ site, visitor, deps }, input) {
+    async run({ site, visitor, deps }: VisitorCall, input) {
       const sectionId = firstContactForm(site.view);
-      if (!sectionId)
-        return { error: 'Not sent: this website takes no messages; get_business shows how to reach it.' };
+      if (!sectionId) {
+        throw new Refusal(
+          'not_found',
+          'Not sent: this website takes no messages.',
+          'get_business shows how to reach the business.',
+        );
+      }
       const fields = {
-        name: input.name ?? '',
-        email: input.email ?? '',
+        name: input.name,
+        email: input.email,
         phone: input.phone ?? '',
-        message: input.message ?? '',
+        message: input.message,
       };
       const o = await submitContactForm(deps, {
         websiteId: site.view.websiteId,
@@ -176,16 +209,15 @@ export const VISITOR_TOOLS: VisitorTool[] = [
         channel: 'assistant',
         sectionId,
       });
-      if (o.outcome !== 'accepted') return refused(o, 'messages');
+      if (o.outcome !== 'accepted') throw refused(o, 'messages');
       return {
-        data: {
-          sent: true,
-          note: `${site.view.name} has the message and will reply to ${fields.email.trim()}.`,
-        },
+        sent: true as const,
+        note: `${site.view.name} has the message and will reply to ${fields.email.trim()}.`,
       };
     },
-  },
-  {
+  }),
+  defineTool({
+    audience: 'public',
     name: 'request_booking',
     title: 'Request a booking',
     description:
@@ -198,8 +230,9 @@ export const VISITOR_TOOLS: VisitorTool[] = [
       email: Text(1_000),
       note: Text(10_000).optional(),
     }),
+    output: z.object({ requested: z.literal(true), note: z.string() }),
     annotations: SEND,
-    async run({ site, visitor, deps }, input) {
+    async run({ site, visitor, deps }: VisitorCall, input) {
       const { serviceId, ...rest } = input;
       const fields: Record<string, string> = {};
       for (const [k, v] of Object.entries(rest)) fields[k] = v ?? '';
@@ -208,50 +241,49 @@ export const VISITOR_TOOLS: VisitorTool[] = [
         fields,
         visitor,
         channel: 'assistant',
-        serviceId: serviceId ?? '',
+        serviceId,
       });
-      if (o.outcome !== 'accepted') return refused(o, 'booking requests for that service');
+      if (o.outcome !== 'accepted') throw refused(o, 'booking requests for that service');
       return {
-        data: {
-          requested: true,
-          note: `A request, not yet a booking: ${site.view.name} will email ${(fields.email ?? '').trim()} to confirm the time or suggest another.`,
-        },
+        requested: true as const,
+        note: `A request, not yet a booking: ${site.view.name} will email ${(fields.email ?? '').trim()} to confirm the time or suggest another.`,
       };
     },
-  },
-];
+  }),
+] as const;
 
-/** Runs one tool; every failure is a result the assistant can read (MCP tools spec, "error handling"). */
+export type VisitorTool = (typeof VISITOR_TOOLS)[number];
+
+/** The tool of that name, or undefined (an unknown name is answered where it is looked up). */
+export const visitorTool = (name: string): PublicToolDef | undefined =>
+  (VISITOR_TOOLS as readonly PublicToolDef[]).find((t) => t.name === name);
+
+/**
+ * Runs one tool; every refusal is a result the assistant can read (MCP tools spec, "error handling"),
+ * in the owner tools' envelope. `path` is the page the call is counted against in analytics.
+ */
 export async function runVisitorTool(
   call: VisitorCall,
-  name: string,
+  tool: PublicToolDef,
   args: unknown,
 ): Promise<{ result: CallToolResult; path: string }> {
-  const tool = VISITOR_TOOLS.find((t) => t.name === name)!;
-  const parsed = tool.input.safeParse(args ?? {});
+  const parsed = tool.input.strict().safeParse(args ?? {});
   if (!parsed.success) {
-    const text = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join(' ');
-    return {
-      result: { isError: true, content: [{ type: 'text', text: `Invalid arguments: ${text}` }] },
-      path: '/',
-    };
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`)
+      .join('; ');
+    return { result: refusalResult(invalidInput(`Invalid input for ${tool.name}: ${issues}`)), path: '/' };
   }
-  const answer = await tool.run(call, parsed.data as Args);
-  if ('error' in answer) {
-    return {
-      result: {
-        isError: true,
-        content: [{ type: 'text', text: answer.error }],
-        ...(answer.data ? { structuredContent: answer.data } : {}),
-      },
-      path: '/',
-    };
+  try {
+    const data = (await (tool as PublicToolDef<z.ZodObject, z.ZodType, VisitorCall>).run(
+      call,
+      parsed.data,
+    )) as Record<string, unknown>;
+    return { result: okResult(data), path: typeof data.path === 'string' ? data.path : '/' };
+  } catch (err) {
+    const refusal = err instanceof Refusal ? err : isUnavailable(err) ? unavailable() : null;
+    if (!refusal) throw err;
+    return { result: refusalResult(refusal), path: '/' };
   }
-  return {
-    result: {
-      content: [{ type: 'text', text: JSON.stringify(answer.data) }],
-      structuredContent: answer.data,
-    },
-    path: answer.path ?? '/',
-  };
 }

@@ -309,6 +309,8 @@ export const REVIEW_CSS = `
 .sbs .md p,.sbs p.md{white-space:normal}.sbs .md{overflow-wrap:anywhere}.sbs .md>:first-child{margin-top:.25rem}
 .sbs .md h2,.sbs .md h3,.sbs .md h4{margin:.5rem 0 .25rem}.sbs .md ul,.sbs .md ol{margin:.25rem 0;padding-left:1.25rem}
 .sbs .md blockquote{margin:.25rem 0;padding:.25rem .75rem;border-left:3px solid #ccd}.sbs .md img{max-width:100%;height:auto}
+.sbs .md .table-scroll{overflow-x:auto}.sbs .md table{border-collapse:collapse;width:max-content;min-width:100%}.sbs .md th,.sbs .md td{border:1px solid #dde;padding:.2rem .4rem;text-align:left;overflow-wrap:normal;max-width:16rem}.sbs .md .al-center{text-align:center}.sbs .md .al-right{text-align:right}
+.sbs .md pre{overflow-x:auto;background:#f0f0f4;padding:.5rem;border-radius:4px;white-space:pre;overflow-wrap:normal}
 .sbs .md del img,.sbs .md ins img{outline:3px solid currentColor}
 .sbs .md a[href^="http"]::after,.sbs .md a[href^="mailto:"]::after,.sbs .md a[href^="tel:"]::after{content:" (" attr(href) ")";color:#555;font-size:.85em}
 .warn{border:1px solid #e6d28a;background:#fff8e1;color:#4a3700;border-radius:8px;padding:.75rem;margin:.75rem 0}

@@ -1,14 +1,15 @@
 // Markdown text of sections and blog posts to HTML: one CommonMark parser (markdown-it) for the live
-// site, both previews and the approval page. The subset (stated to agents in the tool descriptions):
-// paragraphs, line breaks, headings (## to ####; a single # is shown as ##, the page has its own <h1>),
-// **bold** / __bold__, *italic* / _italic_, `code`, "- " and "1. " lists, "> " quotes, --- rules,
-// [links](…) to http(s), mailto:, tel: or the site's own paths, and ![images](asset_…) from the site's
-// library. Raw HTML, code blocks (indented or fenced), reference-style links, tables and
-// autolinked bare URLs are off: what a writer types there stays text, escaped by markdown-it's
-// renderer, so nothing a writer types can become markup or run as code. A single line break stays a
-// line break (owners write addresses and opening times line by line).
-import MarkdownIt from 'markdown-it';
+// site, both previews and the approval page. The subset (src/domain/sections/markdown-subset.ts, stated
+// to agents in the tool descriptions): paragraphs, line breaks, headings (## to ####; a single # is
+// shown as ##, the page has its own <h1>), **bold** / __bold__, *italic* / _italic_, `code`, "- " and
+// "1. " lists, "> " quotes, --- rules, tables, fenced code blocks, [links](…) to http(s), mailto:, tel:
+// or the site's own paths, and ![images](asset_…) from the site's library. Raw HTML, indented code
+// blocks, reference-style links and strikethrough are refused when written; autolinked bare URLs stay
+// text. markdown-it's renderer escapes all text (a code block's too), so nothing a writer types can
+// become markup or run as code. A single line break stays a line break (owners write addresses and
+// opening times line by line). A table scrolls sideways inside its own box on a narrow screen.
 import type { StateCore, Token } from 'markdown-it';
+import { subsetParser } from '../../domain/sections/markdown-subset.js';
 import { ASSET_ID, isSafeLinkTarget } from '../../domain/sections/types.js';
 import { escapeHtml } from '../../kernel/html.js';
 
@@ -32,8 +33,7 @@ export function makeResolver(basePath: string, assetBase = ''): UrlResolver {
 export type Marks = { tag: 'ins' | 'del'; changed: ReadonlySet<number>; next: number };
 type Env = { resolve: UrlResolver; marks?: Marks };
 
-const md = MarkdownIt('commonmark', { html: false, xhtmlOut: false, breaks: true, linkify: false });
-md.disable(['code', 'fence', 'html_block', 'reference', 'html_inline']);
+const md = subsetParser();
 // markdown-it keeps a link whose target fails this as literal text.
 md.validateLink = (url) => isSafeLinkTarget(url);
 
@@ -41,6 +41,12 @@ md.validateLink = (url) => isSafeLinkTarget(url);
 function sitePolicy(state: StateCore): void {
   const env = state.env as Env;
   for (const block of state.tokens) {
+    // A column's alignment is a class, so the page carries no style attribute.
+    const align = /^text-align:(left|center|right)$/.exec(String(block.attrGet('style') ?? ''));
+    if (align) {
+      block.attrs = null;
+      block.attrSet('class', `al-${align[1]}`);
+    }
     if (block.type === 'heading_open' || block.type === 'heading_close') {
       block.tag = `h${Math.min(4, Math.max(2, Number(block.tag.slice(1))))}`;
     }
@@ -111,6 +117,16 @@ rules.code_inline = (tokens, idx, _o, env) => {
   const marks = marksOf(env);
   return `<code>${marks ? markedText(text, marks) : escapeHtml(text)}</code>`;
 };
+// A fenced block's first info word becomes its language class (escaped, as markdown-it does).
+rules.fence = (tokens, idx, _o, env) => {
+  const t = tokens[idx]!;
+  const lang = md.utils.unescapeAll(t.info).trim().split(/\s+/)[0]?.slice(0, 40);
+  const marks = marksOf(env);
+  const code = marks ? markedText(t.content, marks) : escapeHtml(t.content);
+  return `<pre><code${lang ? ` class="language-${escapeHtml(lang)}"` : ''}>${code}</code></pre>\n`;
+};
+rules.table_open = () => '<div class="table-scroll"><table>\n';
+rules.table_close = () => '</table></div>\n';
 const image = rules.image!;
 rules.image = (tokens, idx, o, env, self) => {
   const html = image(tokens, idx, o, env, self);
@@ -142,6 +158,10 @@ export function renderedWords(text: string, as: 'markdown' | 'inline'): string[]
   for (const b of tokens) {
     if (b.nesting === 1) blocks.push(b.tag);
     if (b.nesting === -1) blocks.pop();
+    if (b.type === 'fence') {
+      for (const piece of b.content.split(WORDS)) if (piece) out.push(`${blocks.join('>')}|pre|${piece}`);
+      continue;
+    }
     if (b.type !== 'inline' || !b.children) continue;
     const where = blocks.join('>');
     const inlineCtx: string[] = [];

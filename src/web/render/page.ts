@@ -74,7 +74,11 @@ section .inner,.post-head .inner{margin:0 auto;padding:0 1.25rem}.w-narrow .inne
 .lead{font-size:1.2rem}.btn{display:inline-block;margin-top:1rem;padding:.7rem 1.3rem;border-radius:8px;background:var(--primary);color:#fff;text-decoration:none}
 .grid{display:grid;gap:1.25rem;grid-template-columns:repeat(auto-fit,minmax(220px,1fr))}
 .card{border:1px solid #0002;border-radius:10px;padding:1.25rem;background:#fff8}.price{font-size:1.6rem;font-weight:700}
-blockquote{margin:0;padding:1rem 1.25rem;border-left:4px solid var(--accent);background:#0000000a}cite{display:block;margin-top:.5rem}
+blockquote{margin:0;padding:1rem 1.25rem;border-left:4px solid var(--accent);background:#0000000a}cite{display:flex;align-items:center;gap:.6rem;margin-top:.5rem}
+.avatar{width:2.75rem;height:2.75rem;object-fit:cover;border-radius:50%}.card-link{color:inherit}
+.table-scroll{overflow-x:auto;margin:1rem 0}table{border-collapse:collapse;min-width:100%;width:max-content}th,td{max-width:22rem;padding:.45rem .75rem;border-bottom:1px solid #0002;text-align:left;vertical-align:top}th{background:#0000000a}.al-center{text-align:center}.al-right{text-align:right}
+pre{overflow-x:auto;padding:1rem;border-radius:8px;background:#1b1b1f;color:#f4f4f6;font-size:.9rem;line-height:1.5}code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
+:not(pre)>code{background:#0000000d;padding:.1em .3em;border-radius:4px}
 details{border-bottom:1px solid #0002;padding:.75rem 0}summary{cursor:pointer;font-weight:600}
 .cta{text-align:center;background:var(--secondary);border-radius:12px;padding:2rem}address{font-style:normal}
 .is-hidden{opacity:.45;outline:2px dashed #b8860b}.hidden-note{font-size:.85rem;color:#8a6100;margin:0 0 .5rem}

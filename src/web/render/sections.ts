@@ -22,6 +22,7 @@ function img(url: unknown, alt: unknown, resolve: UrlResolver): string {
   return src ? `<img src="${e(src)}" alt="${e(str(alt))}" loading="lazy">` : '';
 }
 
+const resolveOr = (url: unknown, r: UrlResolver) => Boolean(str(url) && r(str(url)));
 const h2 = (v: unknown) => (str(v) ? `<h2>${e(str(v))}</h2>` : '');
 const md = (v: unknown, r: UrlResolver) => (str(v) ? markdown(str(v), r) : '');
 
@@ -39,13 +40,14 @@ const RENDERERS: Record<string, (c: C, r: UrlResolver) => string> = {
     `${h2(c.heading)}<div class="grid">${list(c.items)
       .map(
         (i) =>
-          `<div class="card">${img(i.imageUrl, i.title, r)}<h3>${e(str(i.title))}</h3>${md(i.body, r)}</div>`,
+          `<div class="card">${img(i.imageUrl, i.title, r)}<h3>${resolveOr(i.url, r) ? link(i.url, i.title, r, 'card-link') : e(str(i.title))}</h3>${md(i.body, r)}</div>`,
       )
       .join('')}</div>`,
   testimonials: (c, r) =>
     `${h2(c.heading)}<div class="grid">${list(c.items)
       .map(
-        (i) => `<blockquote><p>${inline(str(i.quote), r)}</p><cite>${e(str(i.author))}</cite></blockquote>`,
+        (i) =>
+          `<blockquote><p>${inline(str(i.quote), r)}</p><cite>${img(i.imageUrl, '', r).replace('<img ', '<img class="avatar" ')}${e(str(i.author))}</cite></blockquote>`,
       )
       .join('')}</div>`,
   pricing: (c, r) =>

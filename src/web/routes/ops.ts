@@ -6,6 +6,7 @@ import { safeEqual } from '../../kernel/tokens.js';
 import { newRequestId, withRequestId } from '../../ops/request-context.js';
 import { setAnswerHeader } from '../answer-headers.js';
 import type { AppDeps } from '../deps.js';
+import { withDeadline } from '../../db/deadline.js';
 
 export function requestContext(deps: AppDeps): MiddlewareHandler {
   return async (c, next) => {
@@ -13,7 +14,9 @@ export function requestContext(deps: AppDeps): MiddlewareHandler {
     const id = newRequestId();
     ops?.metrics.inFlight.inc();
     try {
-      await withRequestId(id, next);
+      // Every request waits on the database within the interactive bound (src/db/deadline.ts);
+      // long work started by one takes its own (src/mcp/call/execute.ts).
+      await withDeadline(deps.services.config.dbBounds.callTimeoutMs, () => withRequestId(id, next));
     } finally {
       ops?.metrics.inFlight.dec();
       ops?.metrics.httpRequest(c.req.method, c.res.status);

@@ -1,7 +1,8 @@
-// A group's edits of one website in one transaction (src/db/group-commit.ts): the first save is sent,
-// the ones after it are held and sent as one statement (src/domain/sections/store.ts, src/db/write-behind.ts).
-// Each edit still answers the rev and draft revision it would have had alone, a read in the same
-// transaction sees every edit, and a rollback keeps none.
+// A group's edits of one website in one transaction (src/db/group-commit.ts): each edit answers the rev
+// and draft revision it would have had alone, a read in the same transaction sees every edit, fields not
+// patched keep their value, and a rollback keeps none. A section the transaction has locked and saved is
+// not read again (the transaction's section cache, src/domain/sections/store.ts): each edit is one
+// statement, its own row update.
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { type Demo, seedDemo } from '../../src/demo/seed.js';
@@ -35,7 +36,7 @@ const sectionUpdates = async (tx: Db) =>
     ).rows[0]!.n,
   );
 
-it('edits after the first are held and sent as one statement, each answered as if sent alone', async () => {
+it('edits in one transaction: each answered as if alone, each one row update, all seen by a read', async () => {
   const hero = { pageId: d.pages.home, sectionId: d.sections.hero };
   const intro = { pageId: d.pages.home, sectionId: d.sections.intro };
   const heroBefore = await section(services.db, d.sections.hero);
@@ -50,17 +51,16 @@ it('edits after the first are held and sent as one statement, each answered as i
       await setSectionHidden(ctx, { ...hero, hidden: true }),
       await setSectionLayout(ctx, { ...hero, layout: { width: 'wide' } }),
     ];
-    // The first save was sent, the next three held: this read sends them, as one row update.
+    // Four saves, four row updates; a read in the transaction sees the last of each field.
     const seen = await section(ctx.tx, d.sections.hero);
     updatedInTx = (await sectionUpdates(ctx.tx)) - updatedBefore;
     expect(seen).toMatchObject({ hidden: true, layout: { width: 'wide' }, rev: heroBefore.rev + 4 });
     expect(seen.content).toMatchObject({ heading: 'Two' });
-    // After another statement nothing is held: the next edit is sent again, then one more is held.
     out.push(await updateSectionText(ctx, { ...intro, text: { heading: 'Intro one' } }));
     out.push(await updateSectionText(ctx, { ...hero, text: { heading: 'Three' } }));
     return out;
   });
-  expect(updatedInTx).toBe(2);
+  expect(updatedInTx).toBe(4);
   expect(answers.map((a) => a.draftRevision)).toEqual([1, 2, 3, 4, 5, 6].map((n) => revBefore + n));
   expect(answers.map((a) => a.rev)).toEqual([
     heroBefore.rev + 1,
@@ -73,20 +73,20 @@ it('edits after the first are held and sent as one statement, each answered as i
   expect(await draftRev(services.db)).toBe(revBefore + 6);
   const heroAfter = await section(services.db, d.sections.hero);
   expect(heroAfter).toMatchObject({ hidden: true, layout: { width: 'wide' }, rev: heroBefore.rev + 5 });
-  // Fields not patched keep their value; the held edit of the heading is the last one.
+  // Fields not patched keep their value; the heading is the last one written.
   expect(heroAfter.content).toEqual({ ...heroBefore.content, heading: 'Three' });
   expect(heroAfter.position).toBe(heroBefore.position);
   expect((await section(services.db, d.sections.intro)).content).toMatchObject({ heading: 'Intro one' });
 });
 
-it('a refusal after held edits rolls them back with the rest', async () => {
+it('a refusal after edits in the same transaction rolls them back with the rest', async () => {
   const hero = { pageId: d.pages.home, sectionId: d.sections.hero };
   const before = await section(services.db, d.sections.hero);
   const revBefore = await draftRev(services.db);
   await expect(
     inSite(services, who(), async (ctx) => {
       await updateSectionText(ctx, { ...hero, text: { heading: 'Kept?' } });
-      await updateSectionText(ctx, { ...hero, text: { heading: 'Held' } });
+      await updateSectionText(ctx, { ...hero, text: { heading: 'Also kept?' } });
       await updateSectionText(ctx, { ...hero, text: { nosuchfield: 'x' } });
     }),
   ).rejects.toMatchObject({ code: 'invalid_input' });
