@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark module in turn, each printing its own figures.
 // BENCH=name[,name] runs only those (ladder, writes, mcp, protocol, commits, content, import,
-// fidelity, migrate-big, startup, site, mail).
+// fidelity, migrate-big, startup, site, mail, apps).
 const ALL = [
   'ladder',
   'writes',
@@ -14,6 +14,7 @@ const ALL = [
   'startup',
   'site',
   'mail',
+  'apps',
 ];
 const only = process.env.BENCH?.split(',').filter(Boolean);
 for (const name of only ?? ALL) {

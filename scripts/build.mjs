@@ -3,9 +3,11 @@
 // `--if-stale` (npm start's prestart, issue 17): only when a source file is newer than the last
 // build, and a failed build only warns: bin/sitegate.mjs then runs the sources through tsx.
 // Compiled JavaScript keeps the serving process ~70 MB smaller than tsx (bench/startup.ts).
+// It also builds the MCP App documents (scripts/build-apps.mjs) into dist/web/apps/built/.
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { buildIsFresh } from '../bin/build-freshness.mjs';
+import { buildAppDocuments } from './build-apps.mjs';
 
 const ifStale = process.argv.includes('--if-stale');
 if (ifStale && buildIsFresh()) process.exit(0);
@@ -15,6 +17,10 @@ try {
     stdio: 'inherit',
   });
   cpSync('src/db/migrations', 'dist/db/migrations', { recursive: true });
+  mkdirSync('dist/web/apps/built', { recursive: true });
+  for (const [id, html] of Object.entries(await buildAppDocuments())) {
+    writeFileSync(`dist/web/apps/built/${id}.html`, html);
+  }
   // Written last: bin/sitegate.mjs runs dist/ only when it is newer than every source file.
   writeFileSync('dist/.built', `${new Date().toISOString()}\n`);
 } catch (err) {

@@ -26,6 +26,8 @@ import {
   classifyInboundRequest,
 } from '@modelcontextprotocol/server';
 import { PORTABLE_CAPS } from '../portable/schema.js';
+import type { McpApps } from './apps/apps.js';
+import { appsRequested, appsSessionFor } from './apps/extension.js';
 import type { CallDeps } from './call.js';
 import { failureResult, failureText, refusalResult } from './envelope.js';
 import { stepCodec } from './human-steps.js';
@@ -186,6 +188,11 @@ export function protocolEndpoint(
     log: { debug(obj: object, msg: string): void };
     shortcut?: (request: Request, body: unknown, authInfo?: AuthInfo) => Promise<Response | null>;
     onRoute?: (route: 'sdk') => void;
+    /**
+     * For a 2025-wire body: a session-id generator when its initialize is to be answered with one
+     * (src/mcp/apps/extension.ts); the transport stays stateless either way.
+     */
+    legacySession?: (body: unknown) => (() => string) | undefined;
   },
 ): McpEndpoint {
   const modern = createMcpHandler((ctx) => build(ctx.authInfo), {
@@ -196,7 +203,7 @@ export function protocolEndpoint(
 
   const legacy = async (request: Request, body: unknown, authInfo?: AuthInfo) => {
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
+      sessionIdGenerator: opts.legacySession?.(body),
       enableJsonResponse: !wantsProgress(body),
     });
     await build(authInfo).connect(transport);
@@ -266,6 +273,8 @@ export function createMcpEndpoint(
     fastPaths?: boolean;
     /** Sees which path answered each POST (tests and benchmarks). */
     onRoute?: (route: 'direct-list' | 'direct-call' | 'sdk') => void;
+    /** The MCP Apps answers (src/web/apps/), for the clients that render them. */
+    apps?: McpApps;
   } = {},
 ): McpEndpoint {
   const steps: HumanSteps = { base: deps.services.config.baseUrl, codec: stepCodec(stateKey) };
@@ -277,10 +286,11 @@ export function createMcpEndpoint(
    * the SDK's context (progress) or its checks (malformed params) is left to it: null hands it on.
    */
   const shortcut = async (request: Request, body: unknown, authInfo?: AuthInfo) => {
+    const apps = opts.apps && appsRequested(request) ? opts.apps : null;
     const list = plainRequest(request, body, 'tools/list', []);
     if (list) {
       opts.onRoute?.('direct-list');
-      return rpcResult(list.id, serialisedList(await listTools(deps, principalOf(authInfo))));
+      return rpcResult(list.id, serialisedList(await listTools(deps, principalOf(authInfo), apps)));
     }
     const call = plainRequest(request, body, 'tools/call', ['name', 'arguments']);
     if (!call) return null;
@@ -290,7 +300,7 @@ export function createMcpEndpoint(
     try {
       // The SDK's 2025 projection is the identity for our envelopes (an object structuredContent
       // beside its text), so the answer goes out as it is.
-      const answer = await callToolAnswer(deps, steps, principalOf(authInfo), name, args);
+      const answer = await callToolAnswer(deps, steps, principalOf(authInfo), name, args, undefined, apps);
       return rpcResult(call.id, JSON.stringify(answer));
     } catch (err) {
       // A protocol error (an unknown tool) is an answer; anything else is the edge's to handle.
@@ -299,9 +309,10 @@ export function createMcpEndpoint(
     }
   };
 
-  return protocolEndpoint(serverFactory(deps, steps), {
+  return protocolEndpoint(serverFactory(deps, steps, opts.apps), {
     log: deps.services.log,
     ...(opts.fastPaths !== false ? { shortcut } : {}),
     onRoute: opts.onRoute,
+    ...(opts.apps ? { legacySession: appsSessionFor } : {}),
   });
 }

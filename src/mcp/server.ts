@@ -7,9 +7,12 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type ServerContext,
   isInputRequiredResult,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { McpApps } from './apps/apps.js';
+import { APPS_EXTENSION, appsRequested } from './apps/extension.js';
 import type { CallDeps } from './call.js';
 import { SERVER_INSTRUCTIONS, UNBOUND_INSTRUCTIONS } from './instructions.js';
 import { type Principal, principalOf } from './principal.js';
@@ -36,12 +39,21 @@ const CACHE_HINTS = {
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'private' },
 } as const;
 
-type Endpoint = { deps: CallDeps; steps: HumanSteps };
+type Endpoint = { deps: CallDeps; steps: HumanSteps; apps?: McpApps };
 
 function buildServer(e: Endpoint, principal: Principal): Server {
   const { deps } = e;
+  // The MCP Apps answers, for a request whose client renders them (src/mcp/apps/extension.ts).
+  const appsOf = (ctx: ServerContext) => (e.apps && appsRequested(undefined, ctx) ? e.apps : null);
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, logging: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: {},
+      prompts: {},
+      logging: {},
+      // The server's half of the MCP Apps negotiation (extension capabilities: both sides declare).
+      ...(e.apps ? { extensions: APPS_EXTENSION } : {}),
+    },
     instructions: principal.kind === 'caller' ? SERVER_INSTRUCTIONS : UNBOUND_INSTRUCTIONS,
     jsonSchemaValidator: validator,
     cacheHints: CACHE_HINTS,
@@ -49,10 +61,10 @@ function buildServer(e: Endpoint, principal: Principal): Server {
     requestState: { verify: e.steps.codec.verify },
   });
   // The answers are computed in tool-answers.ts, which the endpoint's direct answers share.
-  server.setRequestHandler('tools/list', () => listTools(deps, principal));
+  server.setRequestHandler('tools/list', (_req, ctx) => listTools(deps, principal, appsOf(ctx)));
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const { name, arguments: args } = req.params;
-    const answer = await callToolAnswer(deps, e.steps, principal, name, args, ctx);
+    const answer = await callToolAnswer(deps, e.steps, principal, name, args, ctx, appsOf(ctx));
     return isInputRequiredResult(answer) ? answer : server.projectCallToolResult(answer, undefined);
   });
   server.setRequestHandler('resources/list', async () => ({ resources: resourceList }));
@@ -60,6 +72,9 @@ function buildServer(e: Endpoint, principal: Principal): Server {
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
   server.setRequestHandler('resources/read', async (req) => {
+    // An app document is static and public (R-APP-2): readable before a sign-in is bound.
+    const app = await e.apps?.read(req.params.uri);
+    if (app) return app;
     if (principal.kind === 'unbound') {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, UNBOUND_INSTRUCTIONS);
     }
@@ -80,7 +95,11 @@ function buildServer(e: Endpoint, principal: Principal): Server {
 }
 
 /** The per-request server factory both protocol eras are served from (one definition, no drift). */
-export function serverFactory(deps: CallDeps, steps: HumanSteps): (authInfo: AuthInfo | undefined) => Server {
-  const e: Endpoint = { deps, steps };
+export function serverFactory(
+  deps: CallDeps,
+  steps: HumanSteps,
+  apps?: McpApps,
+): (authInfo: AuthInfo | undefined) => Server {
+  const e: Endpoint = { deps, steps, apps };
   return (authInfo) => buildServer(e, principalOf(authInfo));
 }

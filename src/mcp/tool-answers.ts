@@ -12,6 +12,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Progress } from '../domain/context.js';
+import type { McpApps } from './apps/apps.js';
 import { type ListingFacts, listingFacts } from '../gate/listing.js';
 import { type CallDeps, callTool, recordUnknownTool } from './call.js';
 import { type StepCodec, approvalAnswer, checkStepState, unboundAnswer } from './human-steps.js';
@@ -35,11 +36,24 @@ export type HumanSteps = { base: string; codec: StepCodec };
 /**
  * tools/list for a principal: only what it could run. The `tools` array is the registry's, shared by
  * every principal with the same listing facts (so a caller may serialise it once per distinct array).
+ * `apps` is given when the request's client renders MCP Apps (src/mcp/apps/): the tools that show one
+ * say so.
  */
-export async function listTools(deps: CallDeps, principal: Principal): Promise<ListToolsResult> {
-  if (principal.kind === 'unbound') return { tools: deps.registry.listFor(principal, UNBOUND_LISTING) };
-  const facts = await listingFacts(deps.services.db, principal.caller, deps.caches.listing);
-  return { tools: deps.registry.listFor(principal.caller, facts) };
+export async function listTools(
+  deps: CallDeps,
+  principal: Principal,
+  apps?: McpApps | null,
+): Promise<ListToolsResult> {
+  const list =
+    principal.kind === 'unbound'
+      ? { tools: deps.registry.listFor(principal, UNBOUND_LISTING) }
+      : {
+          tools: deps.registry.listFor(
+            principal.caller,
+            await listingFacts(deps.services.db, principal.caller, deps.caches.listing),
+          ),
+        };
+  return apps ? apps.list(list) : list;
 }
 
 /**
@@ -47,7 +61,8 @@ export async function listTools(deps: CallDeps, principal: Principal): Promise<L
  * on the 2026-07-28 wire the declared capabilities, input responses and signed request state of the
  * human steps. A plain 2025 request carries none of those, so without `ctx` the call reports no
  * progress, finds no state to check and never asks for input: a person's step is answered as the
- * refusal that names the page.
+ * refusal that names the page. `apps` is given when the client renders MCP Apps: an app tool's
+ * answer then carries its view.
  * Throws a ProtocolError for an unknown tool (a protocol error, not a tool result) and for request
  * state that belongs to another call.
  */
@@ -58,6 +73,7 @@ export async function callToolAnswer(
   name: string,
   args: unknown,
   ctx?: ServerContext,
+  apps?: McpApps | null,
 ): Promise<CallToolResult | InputRequiredResult> {
   if (ctx) checkStepState(ctx, name, args);
   if (principal.kind === 'unbound') {
@@ -74,7 +90,7 @@ export async function callToolAnswer(
     const planId = String((args as { planId?: unknown } | undefined)?.planId ?? '');
     return approvalAnswer(result, planId, steps.base, ctx, steps.codec);
   }
-  return result;
+  return apps ? apps.answer(deps, principal.caller, name, args, result) : result;
 }
 
 function unknownTool(name: string): ProtocolError {

@@ -14,6 +14,7 @@ import { SCOPES, normaliseScopes } from '../kernel/scopes.js';
 import { type Principal, authInfoFor, principalKey } from '../mcp/principal.js';
 import { createMcpEndpoint, failedAtEdge } from '../mcp/endpoint.js';
 import { currentRequestId } from '../ops/request-context.js';
+import { mcpApps } from './apps/index.js';
 import type { AppDeps } from './deps.js';
 
 const MCP_PATH = '/api/mcp';
@@ -40,7 +41,8 @@ export function mountMcp(app: Hono, deps: AppDeps): void {
   const { config } = deps.services;
   const hosts = allowedHosts(config.baseUrl, config.port);
   const origins = new Set([...hosts].flatMap((h) => [`http://${h}`, `https://${h}`]));
-  const endpoint = deps.mcpEndpoint ?? createMcpEndpoint(deps, requestStateKey(config));
+  const endpoint =
+    deps.mcpEndpoint ?? createMcpEndpoint(deps, requestStateKey(config), { apps: mcpApps(deps) });
 
   const metadata = () => ({
     resource: `${config.baseUrl}${MCP_PATH}`,

@@ -150,8 +150,13 @@ it('tools/list and tools/call are answered in one place, for the SDK’s handler
       .map((f) => f.rel.split(path.sep).join('/'))
       .sort();
   // The listing and the call with its special cases (unbound clients, unknown tools, approvals);
-  // resources/read runs its tool through callTool as well.
+  // resources/read runs its tool through callTool as well, and so does an MCP App's view, after the
+  // call it belongs to (tool-answers.ts hands the answer to mcp/apps/apps.ts).
   expect(calling(/\.listFor\(/)).toEqual(['mcp/tool-answers.ts']);
-  expect(calling(/(?<![.\w]|function )callTool\(/)).toEqual(['mcp/resources.ts', 'mcp/tool-answers.ts']);
+  expect(calling(/(?<![.\w]|function )callTool\(/)).toEqual([
+    'mcp/apps/apps.ts',
+    'mcp/resources.ts',
+    'mcp/tool-answers.ts',
+  ]);
   expect(calling(/(approvalAnswer|unboundAnswer)\(/)).toEqual(['mcp/human-steps.ts', 'mcp/tool-answers.ts']);
 });

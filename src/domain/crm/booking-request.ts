@@ -56,13 +56,24 @@ export async function bookableServices(db: Db, websiteId: string, opts: { live: 
   return { siteName: site.name, timeZone: timeZoneOf(site.config), services: list };
 }
 
+/** Zone names already checked: building an Intl.DateTimeFormat per call dominated a page's preview. */
+const ZONES = new Map<string, string>();
+
 /** The website's IANA time zone when it is one this runtime knows, else UTC. */
 export function timeZoneOf(config: Record<string, unknown>): string {
   const tz = typeof config.timezone === 'string' ? config.timezone : '';
-  try {
-    if (tz) return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {}
-  return 'UTC';
+  if (!tz) return 'UTC';
+  let zone = ZONES.get(tz);
+  if (zone === undefined) {
+    try {
+      zone = new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+    } catch {
+      zone = 'UTC';
+    }
+    // Bounded: a few hundred zones exist; anything past that is not worth keeping.
+    if (ZONES.size < 1000) ZONES.set(tz, zone);
+  }
+  return zone;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

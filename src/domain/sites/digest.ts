@@ -2,12 +2,13 @@
 // sites; its target is in docs/performance.md): page fields plus, per section, md5 of its jsonb content and
 // layout computed in the database. jsonb prints canonically, so equal values give equal digests
 // whether they sit in a sections row or inside websites.published. No section content is transferred.
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { pages, sections } from '../../db/schema.js';
 import type { DiffPage, DiffSection } from '../pages/draft-changes.js';
 
-export async function loadDraftDigest(tx: Db, websiteId: string): Promise<DiffPage[]> {
+/** `onlyPage`: that one page's digest alone (what a page's preview compares with the live site). */
+export async function loadDraftDigest(tx: Db, websiteId: string, onlyPage?: string): Promise<DiffPage[]> {
   const pageRows = await tx
     .select({
       id: pages.id,
@@ -19,7 +20,7 @@ export async function loadDraftDigest(tx: Db, websiteId: string): Promise<DiffPa
       seoDescription: pages.seoDescription,
     })
     .from(pages)
-    .where(eq(pages.websiteId, websiteId))
+    .where(and(eq(pages.websiteId, websiteId), onlyPage === undefined ? undefined : eq(pages.id, onlyPage)))
     .orderBy(asc(pages.position), asc(pages.createdAt));
   const sectionRows = await tx
     .select({
@@ -30,7 +31,12 @@ export async function loadDraftDigest(tx: Db, websiteId: string): Promise<DiffPa
       digest: sql<string>`md5(${sections.content}::text || '|' || ${sections.layout}::text)`,
     })
     .from(sections)
-    .where(eq(sections.websiteId, websiteId))
+    .where(
+      and(
+        eq(sections.websiteId, websiteId),
+        onlyPage === undefined ? undefined : eq(sections.pageId, onlyPage),
+      ),
+    )
     .orderBy(asc(sections.pageId), asc(sections.position));
   const byPage = new Map<string, DiffSection[]>();
   for (const { pageId, ...s } of sectionRows) {

@@ -2,7 +2,7 @@
 // of it, as stored rows (export_site needs each section's externalKey); loadDraft shapes it like the
 // published snapshot so the two can be compared (list_draft_changes) and the draft copied to live
 // (publish).
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { PageWithSections } from '../../db/page-shape.js';
 import { pages, sections } from '../../db/schema.js';
@@ -13,7 +13,15 @@ type PageRow = typeof pages.$inferSelect;
 type SectionRow = typeof sections.$inferSelect;
 export type DraftPageRows = PageRow & { sections: SectionRow[] };
 
-export async function loadDraftRows(tx: Db, websiteId: string): Promise<DraftPageRows[]> {
+/**
+ * `sectionsOf` names the one page whose sections are wanted (a page's preview, whose navigation needs
+ * only the other pages' titles): every other page then comes without its sections.
+ */
+export async function loadDraftRows(
+  tx: Db,
+  websiteId: string,
+  sectionsOf?: string,
+): Promise<DraftPageRows[]> {
   // One after the other: inside a transaction on node-postgres both would share one client.
   const pageRows = await tx
     .select()
@@ -23,7 +31,11 @@ export async function loadDraftRows(tx: Db, websiteId: string): Promise<DraftPag
   const sectionRows = await tx
     .select()
     .from(sections)
-    .where(eq(sections.websiteId, websiteId))
+    .where(
+      sectionsOf === undefined
+        ? eq(sections.websiteId, websiteId)
+        : and(eq(sections.websiteId, websiteId), eq(sections.pageId, sectionsOf)),
+    )
     .orderBy(asc(sections.pageId), asc(sections.position));
   const byPage = new Map<string, SectionRow[]>();
   for (const s of sectionRows) {
@@ -34,8 +46,8 @@ export async function loadDraftRows(tx: Db, websiteId: string): Promise<DraftPag
   return pageRows.map((p) => ({ ...p, sections: byPage.get(p.id) ?? [] }));
 }
 
-export async function loadDraft(tx: Db, websiteId: string): Promise<SnapshotPage[]> {
-  return (await loadDraftRows(tx, websiteId)).map((p) => ({
+export async function loadDraft(tx: Db, websiteId: string, sectionsOf?: string): Promise<SnapshotPage[]> {
+  return (await loadDraftRows(tx, websiteId, sectionsOf)).map((p) => ({
     id: p.id,
     slug: p.slug,
     title: p.title,

@@ -1,7 +1,7 @@
 // What the pages people look at may show (R-WEB-6): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';
 import { assets, brands, pages as pageRows, websites } from '../../db/schema.js';
@@ -37,17 +37,22 @@ export type SiteView = {
   visitorAgents: boolean;
 };
 
-/** The draft (for members) or the published snapshot (null when never published or unpublished). */
+/**
+ * The draft (for members) or the published snapshot (null when never published or unpublished).
+ * `sectionsOf` (draft only) loads the sections of that one page alone (loadDraft).
+ */
 export async function loadSiteView(
   db: Db,
   websiteId: string,
   which: 'draft' | 'published',
+  sectionsOf?: string,
 ): Promise<SiteView | null> {
   const [row] = await db
     .select({
       id: websites.id,
       name: websites.name,
-      published: websites.published,
+      // The snapshot holds the whole live site: read only when it is the one asked for.
+      published: which === 'published' ? websites.published : sql<null>`null`,
       searchVisible: websites.searchVisible,
       visitorAgents: websites.visitorAgents,
       config: websites.config,
@@ -65,7 +70,7 @@ export async function loadSiteView(
     if (!snap) return null;
     pages = await withDates(db, websiteId, snap.pages);
   } else {
-    pages = await loadDraft(db, websiteId);
+    pages = await loadDraft(db, websiteId, sectionsOf);
   }
   return {
     websiteId: row.id,
@@ -90,8 +95,11 @@ async function withDates(db: Db, websiteId: string, list: SnapshotPage[]): Promi
   return list.map((p) => (dates.has(p.id) ? { ...p, createdAt: dates.get(p.id)! } : p));
 }
 
+/** A page as far as its address goes. */
+type Addressed = { slug: string; kind: string };
+
 /** The page at a site path: "" is the home page (slug "home", else the first page). */
-export function pageAt(view: SiteView, path: string): SnapshotPage | null {
+export function pageAt<P extends Addressed>(view: { pages: readonly P[] }, path: string): P | null {
   const slug = path.replace(/^\/+|\/+$/g, '');
   if (!slug)
     return view.pages.find((p) => p.slug === 'home') ?? view.pages.find((p) => p.kind === 'page') ?? null;
@@ -99,7 +107,7 @@ export function pageAt(view: SiteView, path: string): SnapshotPage | null {
 }
 
 /** The site path of a page as visitors address it: `/` for the home page, else `/<slug>`. */
-export function sitePathOf(view: SiteView, page: SnapshotPage): string {
+export function sitePathOf<P extends Addressed>(view: { pages: readonly P[] }, page: P): string {
   return pageAt(view, '') === page ? '/' : `/${page.slug}`;
 }
 

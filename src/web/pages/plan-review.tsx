@@ -9,7 +9,7 @@ import { diffWords } from 'diff';
 import { raw } from 'hono/html';
 import type { PublishReview, ReviewField, ReviewSection } from '../../domain/pages/publish-review.js';
 import type { PlanReview } from '../../plans/kinds/types.js';
-import { makeResolver } from '../render/markdown.js';
+import { type UrlResolver, makeResolver } from '../render/markdown.js';
 import { renderedDiff } from '../render/review-diff.js';
 import { Time } from './time.js';
 
@@ -17,14 +17,9 @@ const TYPE_NAMES: Record<string, string> = { blog_body: 'blog text', cta: 'call-
 const typeName = (t: string) => TYPE_NAMES[t] ?? t;
 
 /** A Markdown field, live and draft side by side, rendered as the site shows it, changes marked. */
-function RenderedDiff(props: { field: ReviewField; basePath: string }) {
+function RenderedDiff(props: { field: ReviewField; resolve: UrlResolver }) {
   const { before, after, label, format } = props.field;
-  const html = renderedDiff(
-    before,
-    after,
-    format === 'inline' ? 'inline' : 'markdown',
-    makeResolver(props.basePath),
-  );
+  const html = renderedDiff(before, after, format === 'inline' ? 'inline' : 'markdown', props.resolve);
   const Box = format === 'inline' ? 'p' : 'div';
   return (
     <div class="field">
@@ -48,8 +43,8 @@ function RenderedDiff(props: { field: ReviewField; basePath: string }) {
 }
 
 /** One field, live and draft side by side; removed words marked in the left, added in the right. */
-function FieldDiff(props: { field: ReviewField; basePath: string }) {
-  if (props.field.format !== 'text') return <RenderedDiff field={props.field} basePath={props.basePath} />;
+function FieldDiff(props: { field: ReviewField; resolve: UrlResolver }) {
+  if (props.field.format !== 'text') return <RenderedDiff field={props.field} resolve={props.resolve} />;
   const { before, after, label } = props.field;
   const parts = before !== null && after !== null ? diffWords(before, after) : null;
   return (
@@ -103,10 +98,11 @@ function sectionHeadline(s: ReviewSection): string {
 
 /**
  * The change a publish makes, as the owner reviews it: new and removed pages, page fields, each
- * section's fields side by side, and placeholder text still in the draft. `basePath` is where the
- * reviewed draft's preview lives: site links and images in the text resolve under it.
+ * section's fields side by side, and placeholder text still in the draft. `resolve` places site links
+ * and images in the text: under the reviewed draft's preview on the approval page. The draft-changes
+ * MCP App draws the same review (src/web/apps/views.tsx).
  */
-function PublishChanges(props: { review: PublishReview; basePath: string }) {
+export function PublishChanges(props: { review: PublishReview; resolve: UrlResolver }) {
   const r = props.review;
   const placeholders = r.placeholders ?? [];
   return (
@@ -157,7 +153,7 @@ function PublishChanges(props: { review: PublishReview; basePath: string }) {
               <h4>
                 Page “{f.page}” (/{f.slug})
               </h4>
-              <FieldDiff field={f.field} basePath={props.basePath} />
+              <FieldDiff field={f.field} resolve={props.resolve} />
             </div>
           ))}
         </>
@@ -171,7 +167,7 @@ function PublishChanges(props: { review: PublishReview; basePath: string }) {
                 Page “{s.page}” (/{s.slug}): {sectionHeadline(s)}
               </h4>
               {s.fields.map((f) => (
-                <FieldDiff field={f} basePath={props.basePath} />
+                <FieldDiff field={f} resolve={props.resolve} />
               ))}
               {s.fields.length === 0 ? <p class="muted">The text is not changed.</p> : null}
             </div>
@@ -246,7 +242,7 @@ export function Review(props: {
         </>
       ) : null}
       {r.publish ? (
-        <PublishChanges review={r.publish} basePath={`/approvals/${props.planId}/preview`} />
+        <PublishChanges review={r.publish} resolve={makeResolver(`/approvals/${props.planId}/preview`)} />
       ) : null}
       {r.table ? (
         <div class="scroll">

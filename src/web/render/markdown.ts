@@ -16,10 +16,14 @@ import { escapeHtml } from '../../kernel/html.js';
 /** Turns a stored URL into an href/src: asset ids to /assets/<id>, site paths under the site's base. */
 export type UrlResolver = (url: string) => string | null;
 
-export function makeResolver(basePath: string): UrlResolver {
+/**
+ * `assetBase` is where library images are fetched from: '' (this service's pages) or the service's
+ * origin, for a rendering shown in another document (an MCP App's frame).
+ */
+export function makeResolver(basePath: string, assetBase = ''): UrlResolver {
   return (url) => {
     if (!isSafeLinkTarget(url)) return null;
-    if (ASSET_ID.test(url)) return `/assets/${url}`;
+    if (ASSET_ID.test(url)) return `${assetBase}/assets/${url}`;
     if (url.startsWith('/')) return `${basePath}${url}`;
     return url;
   };

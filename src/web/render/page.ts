@@ -12,6 +12,8 @@ export type RenderSite = {
   siteName: string;
   /** Where site-relative links point: /sites/<id> or /editor/<id>. */
   basePath: string;
+  /** Where library images come from: this service's pages leave it out; an MCP App gives the origin. */
+  assetBase?: string;
   mode: 'draft' | 'live';
   /** The draft bar's text, when not the default (the reviewed-revision preview of an approval). */
   draftNote?: string;
@@ -129,7 +131,7 @@ function newestFirst<T extends { createdAt?: string }>(posts: readonly T[]): T[]
 }
 
 export function renderPage(site: RenderSite, page: PageWithSections): string {
-  const resolve = makeResolver(site.basePath);
+  const resolve = makeResolver(site.basePath, site.assetBase);
   const draft = site.mode === 'draft';
   let body = page.sections.map((s) => renderSection(s, resolve, draft, site.forms)).join('');
   // A post shows its title and date; a migrated post whose first section is a hero already shows its title.

@@ -11,7 +11,7 @@ import { authorizePerson } from '../../gate/person.js';
 import type { AppDeps } from '../deps.js';
 import { Layout } from '../pages/layout.js';
 import { answerRefusalsWith } from '../refusal.js';
-import { type RenderSite, SITE_CSP } from '../render/page.js';
+import { type BookingOffer, type RenderSite, SITE_CSP } from '../render/page.js';
 import { renderSitePath, siteChrome } from '../render/site-path.js';
 import { type WebEnv, requireUser } from '../session.js';
 
@@ -51,8 +51,31 @@ async function renderEditorPath(
 }
 
 /**
+ * How a member's preview draws `view`: the live site's navigation (with the booking pages the site
+ * will offer once it is live) and the forms visitors will see, disabled. The MCP Apps' page preview
+ * draws a draft the same way (src/web/apps/views.tsx).
+ */
+export async function previewSite(
+  db: Db,
+  view: SiteView,
+  look: Pick<RenderSite, 'basePath' | 'mode' | 'draftNote' | 'assetBase'>,
+): Promise<{ site: RenderSite; offer: BookingOffer | null }> {
+  const bookable = await bookableServices(db, view.websiteId, { live: false });
+  const offer = bookable?.services.length
+    ? { timeZone: bookable.timeZone, services: bookable.services }
+    : null;
+  const site: RenderSite = {
+    ...siteChrome(view, offer),
+    ...look,
+    // Nothing posts from a preview.
+    forms: { actionBase: null, token: '', honeypot: HONEYPOT_FIELD, tokenField: TOKEN_FIELD },
+  };
+  return { site, offer };
+}
+
+/**
  * Renders the page of `view` at the request's path under `basePath` (escaped; CSP allows no script),
- * with the live site's navigation: the booking pages the site will offer once it is live.
+ * as previewSite draws it.
  */
 export async function renderView(
   c: Context<WebEnv>,
@@ -64,18 +87,11 @@ export async function renderView(
 ) {
   const path = restOf(c, basePath);
   if (path === null) return notFoundPage(c);
-  const bookable = await bookableServices(db, view.websiteId, { live: false });
-  const offer = bookable?.services.length
-    ? { timeZone: bookable.timeZone, services: bookable.services }
-    : null;
-  const site: RenderSite = {
-    ...siteChrome(view, offer),
+  const { site, offer } = await previewSite(db, view, {
     basePath,
     mode,
     ...(draftNote ? { draftNote } : {}),
-    // The preview shows the forms visitors will see, disabled: nothing posts from a draft.
-    forms: { actionBase: null, token: '', honeypot: HONEYPOT_FIELD, tokenField: TOKEN_FIELD },
-  };
+  });
   const shown = renderSitePath(site, view, offer, path);
   if (!shown) return notFoundPage(c);
   c.header('Content-Security-Policy', SITE_CSP);
