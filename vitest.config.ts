@@ -21,7 +21,7 @@ const shared = {
   // A migrated PGlite image built once per run; each file's in-memory database starts from it.
   globalSetup: ['test/global-setup.ts'],
   // On PostgreSQL, each file gets a database of its own, copied from the run's migrated template.
-  setupFiles: ['test/setup-database.ts'],
+  setupFiles: ['test/setup-database.ts', 'test/setup-count.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks',
@@ -48,7 +48,13 @@ export default defineConfig({
       // worker on PostgreSQL): loading the service's modules and opening a database is most of a
       // tool file's time.
       {
-        test: { ...shared, name: 'tools', include: [TOOL_FILES], isolate: false },
+        test: {
+          ...shared,
+          name: 'tools',
+          include: [TOOL_FILES],
+          isolate: false,
+          provide: { dbPerWorker: true },
+        },
       },
     ],
   },

@@ -19,6 +19,8 @@ declare module 'vitest' {
     pgliteImage: string;
     /** On PostgreSQL: the server (DATABASE_URL as given), the run's template and its files' prefix. */
     pgTemplate: { server: string; template: string; prefix: string } | null;
+    /** The project's files share their worker's database (vitest.config.ts), not one each. */
+    dbPerWorker: boolean;
   }
 }
 

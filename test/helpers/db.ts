@@ -13,6 +13,16 @@ export function testDatabase(): Promise<Database> {
   return shared;
 }
 
+/**
+ * Closes this module graph's database so that the next test file opens its own. Run after each file
+ * of a project whose files share a worker's modules but not its database (test/setup-database.ts).
+ */
+export async function releaseTestDatabase(): Promise<void> {
+  const open = shared;
+  shared = null;
+  if (open) await (await open).close();
+}
+
 /** The migrated image, when running under Vitest; a benchmark (outside it) migrates its own database. */
 function pgliteImage(): string {
   try {
