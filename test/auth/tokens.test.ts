@@ -155,13 +155,32 @@ describe('token storage', () => {
     for (const u of [d.users.editor, d.users.viewer]) {
       await expect(
         createConnection(db, { userId: u.id, websiteId: d.websites.main, name: 'nope' }),
-      ).rejects.toMatchObject({ code: 'owner_only' });
+      ).rejects.toMatchObject({
+        code: 'owner_only',
+        message: 'Only the website owner can create a connection.',
+      });
     }
     await expect(
       createConnection(db, { userId: d.users.otherOwner.id, websiteId: d.websites.main, name: 'nope' }),
     ).rejects.toMatchObject({ code: 'not_found' });
     const after = await db.select().from(connections).where(eq(connections.companyId, d.companyId));
     expect(after.length).toBe(before.length);
+  });
+
+  it('only an owner of its website can revoke a connection; to anyone else it does not exist', async () => {
+    const d = await s.seed();
+    const db = s.sg.deps.services.db;
+    const live = async () =>
+      (await db.select().from(connections).where(eq(connections.id, d.connections.all)))[0]!.revokedAt;
+    for (const u of [d.users.editor, d.users.viewer, d.users.otherOwner]) {
+      await expect(revokeConnection(db, u.id, d.connections.all, new Date())).rejects.toMatchObject({
+        code: 'not_found',
+        message: 'No connection with that id is available to this connection.',
+      });
+      expect(await live()).toBeNull();
+    }
+    await revokeConnection(db, d.users.owner.id, d.connections.all, new Date());
+    expect(await live()).not.toBeNull();
   });
 
   it('scopes default to site:read + content:write and site:read is always on', async () => {

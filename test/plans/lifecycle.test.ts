@@ -82,7 +82,9 @@ describe('pending → approved: owner approval in a signed-in page', () => {
     const page = await editor.get(`/approvals/${planId}`);
     expect(page.status).toBe(403);
     expect(page.body).not.toContain('id="approve"');
+    expect(page.body).toContain('Only the owner of this website can approve or decline its plans.');
     expect((await editor.post(`/approvals/${planId}/approve`)).status).toBe(403);
+    expect((await editor.post(`/approvals/${planId}/decline`)).status).toBe(403);
     expect((await planRow(s, planId))!.status).toBe('pending');
   });
 
