@@ -1,4 +1,4 @@
-// Layering (issue 18; the cycle rule came with issue 14 item 8). src/ is a house whose floors point one
+// Layering. src/ is a house whose floors point one
 // way: each top-level folder (or root file) of src/ sits on one floor of LAYERS and imports only from
 // floors below it, never from a sibling on its own floor and never from above. docs/architecture.md
 // explains each floor. Inside one folder, files may import each other but must not form a cycle through

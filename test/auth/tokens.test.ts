@@ -1,5 +1,5 @@
 // API tokens at the endpoint edge: 401 with RFC 9728 metadata for no, wrong or revoked tokens;
-// only the hash and a display prefix are ever stored (SPEC §5, DESIGN §5.4).
+// only the hash and a display prefix are ever stored (R-AUTH-2).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,7 +145,7 @@ describe('token storage', () => {
     };
     expect(grep(token.slice(8))).toBe(false);
     expect(grep(sha256Hex(token))).toBe(true); // the check can find what is there
-    // A fresh data directory: initdb runs in a child process first (issue 14 item 6), slow under load.
+    // A fresh data directory: initdb runs in a child process first, slow under load.
   }, 90_000);
 
   it('only the website owner can create a connection', async () => {

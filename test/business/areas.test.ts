@@ -1,4 +1,4 @@
-// Agency areas (SPEC §1, §5 rule 7): a withheld area refuses its tools even for a full-scope token.
+// Agency areas (R-SURF-4): a withheld area refuses its tools even for a full-scope token.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';

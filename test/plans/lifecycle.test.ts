@@ -1,4 +1,4 @@
-// SPEC §3 "Reviewed plan lifecycle", one test per row and per refusal, over MCP with the owner
+// The reviewed plan lifecycle (R-PLAN-1 to R-PLAN-6), one test per transition and per refusal, over MCP with the owner
 // approving through the real signed-in page. Every refusal reads back that nothing was performed.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
