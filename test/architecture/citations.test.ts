@@ -46,7 +46,7 @@ const CODE = ALL.filter((f) => f.rel.startsWith('src/') || f.rel.startsWith('bin
 const CITED_SECTION = /(?:RFC \d+[a-z]*|MCP specification|MCP spec)\s*§[\d.]+(?:\s*(?:,|and)\s*§[\d.]+)*/g;
 const OUTSIDE_FOLDER = /\.\.\/shared\b|\bMCP-NOTES\b|\b(?:SPEC|DESIGN|STYLE)\b/;
 /** `issue 47`, `issues 16 and 49`, `PR #12`, `(#47)`: two digits at most for a bare `#`, so CSS colours pass. */
-const TRACKER = /\b(?:issues?|PR|pull request)s?\s+#?\d+|(?:^|[\s(])#\d{1,2}\b(?![\w-])/i;
+const TRACKER = /\b(?:issues?|PR|pull request)s?[\s-]+#?\d+|(?:^|[\s(])#\d{1,2}\b(?![\w-])/i;
 /** A Markdown file name: a path ending in `name.md` whose name has two letters at least (`p.md` is CSS). */
 const MD_REF = /(?<![\w./-])((?:\.{1,2}\/)*(?:[\w-]+\/)*[\w-]{2,}\.md)\b/g;
 
