@@ -82,7 +82,7 @@ const CASES: Record<string, Array<[string, (d: Demo) => Promise<Record<string, u
 };
 
 describe('withheld agency areas', () => {
-  it('every tool of this issue belongs to the area the cases expect', () => {
+  it('every tool listed here belongs to the area the cases expect', () => {
     const byName = new Map(ALL_TOOLS.map((t) => [t.name, t.area]));
     for (const [area, cases] of Object.entries(CASES)) {
       for (const [tool] of cases) expect(byName.get(tool), tool).toBe(area);
