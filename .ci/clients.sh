@@ -35,7 +35,7 @@ curl -sf "http://127.0.0.1:$PORT/.well-known/oauth-protected-resource/api/mcp" \
 
 failed=0
 # conform <revision> <scenarios…>: runs each scenario, then counts every check of the revision.
-# Fixture-free scenarios (MCP-NOTES.md); the others expect the suite's own test_* tools.
+# Fixture-free scenarios; the others expect the suite's own test_* tools.
 # server-stateless: these checks call the suite's diagnostic tools (test_missing_capability,
 # test_streaming_elicitation, test_logging_tool) and are reported untestable on any real server.
 UNTESTABLE="sep-2575-server-rejects-undeclared-capability sep-2575-missing-capability-http-400 sep-2575-http-server-no-independent-requests-on-stream sep-2575-server-no-log-without-loglevel"

@@ -1,4 +1,4 @@
-// Commits of independent writes on PostgreSQL, with and without the change feed's NOTIFY (issue 17,
+// Commits of independent writes on PostgreSQL, with and without the change feed's NOTIFY (
 // migration 0008_change_feed_opt_in). 16 connections each update their own workspace's website row
 // (the row every draft edit's save also updates), each in a transaction of its own, with the real
 // schema and its triggers (cache versions on), for BENCH_SECONDS per leg, alternating: "0008" is the

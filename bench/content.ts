@@ -1,4 +1,4 @@
-// Benchmark of the draft-editing surface (issue 3): update_section_text and list_draft_changes on a
+// Benchmark of the draft-editing surface: update_section_text and list_draft_changes on a
 // 50-page, 500-section site, driven through the real HTTP server with the official MCP SDK Client
 // (Streamable HTTP, one call at a time). Baseline in the same run: get_brand, a small read through the
 // same path (auth, limits, gate, transaction, Activity). Target: list_draft_changes p99 < 50 ms.

@@ -1,8 +1,8 @@
-// Benchmark of issues 16 and 49: migration fidelity. Each fixture site (test/fixtures/sites/) is served
+// Benchmark of migration fidelity. Each fixture site (test/fixtures/sites/) is served
 // on 127.0.0.1, migrated over the MCP client into a fresh workspace, read back through the tools and
 // scored: the first corpus against facts declared by hand (test/fixtures/facts.ts), the second (sites of
 // other origins, test/fixtures/facts-wild.ts) against what a visitor sees, read from their HTML. Prints
-// each corpus's table (the first also on the seven measures of issue 49) and the time each migration
+// each corpus's table (the first also on the seven measures of test/fixtures/score.ts) and the time each migration
 // took. Scores are fractions of facts right; targets: every first-corpus score >= 0.95, a second-corpus
 // mean >= 0.95 with no site below 0.85.
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Benchmark of issue 7: import_site of a 200-page, 2,000-section PortableSiteV1 (target <= 2 s) and
+// Benchmark of import_site of a 200-page, 2,000-section PortableSiteV1 (target <= 2 s) and
 // migrate_site_from_url of a 100-page local fixture site at concurrency 4 (target <= 10 s).
 // Runs the domain functions in-process on PGlite in memory; prints each phase and the totals.
 import { crawl, CRAWL_DEFAULTS } from '../src/migrate/crawler.js';

@@ -1,4 +1,4 @@
-// The performance ladder of issue 17, in one run: every subject leg is preceded by a leg of the bare
+// The performance ladder, in one run: every subject leg is preceded by a leg of the bare
 // SDK stateless echo (the baseline), and its ratio is taken against that neighbouring echo, so drift on
 // this shared machine hits both alike. Subjects: the node:http floor; get_page on PGlite and on
 // PostgreSQL + Redis; update_section_text on both; tools/list at full scope on both; two `serve`
@@ -188,7 +188,7 @@ export async function leg(
 }
 
 /**
- * Readers beside writers on one server (issue 17): half the connections call get_page, half edit a
+ * Readers beside writers on one server: half the connections call get_page, half edit a
  * section, at once. Each edit empties the page caches, so readers need the database between writes;
  * one row per side.
  */

@@ -178,7 +178,7 @@ export async function bench(): Promise<void> {
     console.log('|---|---|---|---|---|---|');
     for (const r of [b, s])
       console.log(`| ${r.label} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
-    console.log(`Sitegate / baseline req/s ratio: ${(s.rps / b.rps).toFixed(2)}x (issue 17 target >= 2x)`);
+    console.log(`Sitegate / baseline req/s ratio: ${(s.rps / b.rps).toFixed(2)}x (target >= 2x)`);
     console.log(`Sitegate p99: ${s.p99} ms (target <= 15 ms)`);
     console.log(
       `Sitegate RSS: peak ${rss} MB over the serving process's life, max ${rssMax} MB sampled under load (target <= 300 MB under load; idle <= 250 MB: BENCH=startup); the first start, with initdb, peaked at ${seedPeak} MB`,

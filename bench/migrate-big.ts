@@ -1,4 +1,4 @@
-// Benchmark of issue 49: migrate_site_from_url of a 300-page site served on 127.0.0.1 (a home page,
+// Benchmark of migrate_site_from_url of a 300-page site served on 127.0.0.1 (a home page,
 // an about and a contact page, 27 pages of post listings and 270 dated posts, each with a picture, a
 // table and a code block), run in a child process of its own so that its peak memory is its own. The
 // child prints the time, the pages fetched against the crawler's bound, what came along and what was

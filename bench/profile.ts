@@ -1,4 +1,4 @@
-// CPU profile of the PostgreSQL get_page leg, summarised by layer (issue 17). Starts one
+// CPU profile of the PostgreSQL get_page leg, summarised by layer. Starts one
 // `bench/serve.mjs` on PostgreSQL + Redis with --cpu-prof, drives get_page for BENCH_SECONDS at 32
 // connections, stops it and attributes self time to layers by the script each sample falls in.
 // Usage: [BENCH_DATABASE_URL=… REDIS_URL=…] tsx bench/profile.ts [repo root to profile, default this one]

@@ -1,4 +1,4 @@
-// Benchmark (issue 13): the SDK v2 MCP path against the v1 path it replaced, in the same run, same
+// Benchmark: the SDK v2 MCP path against the v1 path it replaced, in the same run, same
 // edge, same handlers. Two Sitegate processes on their own embedded databases: one serving the
 // product's v2 endpoint, one the v1 baseline (bench/v1-endpoint.ts). autocannon drives alternating
 // legs — `tools/call get_page` and `tools/list` on the 2025 wire (the only one v1 speaks), and

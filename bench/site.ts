@@ -1,4 +1,4 @@
-// Benchmark of the published site (issue 15): what counting a page view costs. Three legs, driven
+// Benchmark of the published site: what counting a page view costs. Three legs, driven
 // one request at a time over real HTTP in the same run: a page that is not counted (a crawler's user
 // agent: the same rendering path without the write), the same page counted (a browser), and a whole
 // contact-form round (GET the page, POST the form: spam checks, lead, analytics event, outbox row).

@@ -1,4 +1,4 @@
-// Cold start and idle memory of `sitegate serve --demo` (issue 14 items 4 and 6), four ways:
+// Cold start and idle memory of `sitegate serve --demo`, four ways:
 // compiled JavaScript (dist/, `npm run build` first) or TypeScript through tsx, on a fresh DATA_DIR
 // (first start) or the same one again (restart). Cold start: from spawn to the first successful
 // tools/list. Idle memory: the serving process's resident set (VmRSS) after IDLE_SECONDS of rest.

@@ -1,4 +1,4 @@
-// The MCP path Sitegate replaced, kept measurable (issue 13): the previous SDK generation
+// The MCP path Sitegate replaced, kept measurable: the previous SDK generation
 // (`@modelcontextprotocol/sdk` 1.32, a development dependency used only here and by the v1 client
 // tests) behind the same edge, with the same handlers and the same `callTool` seam — its low-level
 // Server and web-standard transport per request, JSON answers, 2025-11-25 only. bench/mcp.ts serves

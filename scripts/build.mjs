@@ -1,6 +1,6 @@
 // `npm run build`: compiles src/ to dist/ with the TypeScript 7 compiler and copies what is not
 // TypeScript (the SQL migrations, read from beside src/db/migrator.ts in both trees).
-// `--if-stale` (npm start's prestart, issue 17): only when a source file is newer than the last
+// `--if-stale` (npm start's prestart): only when a source file is newer than the last
 // build, and a failed build only warns: bin/sitegate.mjs then runs the sources through tsx.
 // Compiled JavaScript keeps the serving process ~70 MB smaller than tsx (bench/startup.ts).
 // It also builds the MCP App documents (scripts/build-apps.mjs) into dist/web/apps/built/.

@@ -2,7 +2,7 @@
 // and the blog index in the reviewed preview, a live post with a table and a code block, and the site console's pages (pages, publish review,
 // customers, erasure, members) at 390 px
 // and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
-// fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the two the README shows;
+// fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the ones the docs show;
 // SCREENSHOTS_DIR picks another folder). Runs under Vitest (scripts/screenshots.config.ts) because the
 // test server helper takes its migrated database image from Vitest's global set-up.
 import { mkdirSync } from 'node:fs';

@@ -6,7 +6,7 @@ import { cacheVersionOf } from '../db/versions.js';
 import { authorizePerson } from '../gate/person.js';
 import { newId } from '../kernel/ids.js';
 import { connections } from '../db/schema.js';
-import { Refusal, invalidInput, notFound } from '../kernel/errors.js';
+import { invalidInput, notFound } from '../kernel/errors.js';
 import { type Scope, normaliseScopes } from '../kernel/scopes.js';
 import type { Caller, Reach } from '../kernel/caller.js';
 import { mintToken, sha256Hex } from '../kernel/tokens.js';
@@ -30,18 +30,13 @@ export async function createConnection(
 ): Promise<{ connection: ConnectionRow; token: string | null }> {
   const name = input.name.trim();
   if (!name || name.length > 80) throw invalidInput('A connection needs a name of 1 to 80 characters.');
-  // The gate decides for the person: owners only; anyone else learns nothing about the site.
+  // The gate decides for the person and words its refusal: owners only; a stranger learns nothing.
   const { website: site } = await authorizePerson(
     db,
     { userId: input.userId },
-    'connections.manage',
+    'connections.create',
     input.websiteId,
-  ).catch((err: unknown) => {
-    if (err instanceof Refusal && err.code === 'owner_only') {
-      throw new Refusal('owner_only', 'Only the website owner can create a connection.');
-    }
-    throw err;
-  });
+  );
   const scopes: Scope[] = normaliseScopes(input.scopes ?? ['content:write']);
   const kind = input.clientKind ?? 'api_token';
   const minted = kind === 'oauth' ? null : mintToken();
@@ -75,10 +70,8 @@ export async function revokeConnection(
 ): Promise<void> {
   const [row] = await db.select().from(connections).where(eq(connections.id, connectionId));
   if (!row) throw notFound('connection');
-  // Only an owner of the connection's website; anyone else is told it does not exist.
-  await authorizePerson(db, { userId }, 'connections.manage', row.websiteId).catch((err: unknown) => {
-    throw err instanceof Refusal ? notFound('connection') : err;
-  });
+  // Only an owner of the connection's website; to anyone else the gate says it does not exist.
+  await authorizePerson(db, { userId }, 'connections.revoke', row.websiteId);
   await db.update(connections).set({ revokedAt: now }).where(eq(connections.id, connectionId));
 }
 

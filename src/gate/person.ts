@@ -1,9 +1,12 @@
 // The gate's second kind of caller: a person signed in to the app (the owner's console). Connections
 // go through authorize.ts; a person's action on a website goes through `authorizePerson`, which reads
 // the live facts (the website, the person's role on it, the areas the agency withheld) in one query and
-// applies `decidePerson` (pure, table-tested in test/gate/person.test.ts). Refusals are the gate's own:
-// a website the person is not a member of is the same not_found as a missing one; a member below the
-// action's role gets owner_only or role_insufficient; a withheld area is area_disabled.
+// applies `decidePerson` (pure, table-tested in test/gate/person.test.ts). Refusals are the gate's own,
+// worded here once, each rule with its own words where it has them: a website the person is not a
+// member of is the same not_found as a missing one (or, for an action on a thing of the site, the
+// thing's not_found); a member below the action's role gets owner_only or role_insufficient; a
+// withheld area is area_disabled. `memberRole` asks the plain question (is this person a member of
+// this live website?) and answers with a role or null, never a refusal.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { companies, websiteMembers, websites } from '../db/schema.js';
@@ -19,6 +22,15 @@ type PersonRule = {
   area?: Area;
   /** `deleted`: the action is on a deleted site (restore) and refused on a live one. */
   on?: 'live' | 'deleted';
+  /**
+   * The thing of the site the action is on, when it is not the website itself: a person who may not
+   * reach it is told no such thing exists (its not_found), never anything about the site.
+   */
+  about?: 'plan' | 'connection';
+  /** The rule's own words for a member below its role. */
+  below?: string;
+  /** A member below the role learns no more than a stranger: the same not_found. */
+  hiddenFromMembers?: true;
 };
 
 /**
@@ -44,9 +56,15 @@ export const PERSON_RULES = {
   'site.preview': { role: 'viewer' },
   'restore_points.use': { role: 'owner' },
   /** Seeing, approving and declining the site's reviewed plans. */
-  'plans.review': { role: 'owner' },
-  /** Creating and revoking connections (owner-created only). */
-  'connections.manage': { role: 'owner' },
+  'plans.review': {
+    role: 'owner',
+    about: 'plan',
+    below: 'Only the owner of this website can approve or decline its plans.',
+  },
+  /** Connections are created by the site's owner only. */
+  'connections.create': { role: 'owner', below: 'Only the website owner can create a connection.' },
+  /** …and revoked by an owner of the connection's website; to anyone else it does not exist. */
+  'connections.revoke': { role: 'owner', about: 'connection', hiddenFromMembers: true },
 } as const satisfies Record<string, PersonRule>;
 
 export type PersonAction = keyof typeof PERSON_RULES;
@@ -59,26 +77,38 @@ export type PersonFacts = {
   withheldAreas: readonly string[];
 };
 
-/** The decision on live facts; returns the person's role. */
-export function decidePerson(action: PersonAction, facts: PersonFacts): Role {
+/** Why the facts refuse the action, worded by the rule; null when they allow it. */
+export function personRefusal(action: PersonAction, facts: PersonFacts): Refusal | null {
   const rule: PersonRule = PERSON_RULES[action];
+  const hidden = notFound(rule.about ?? 'website');
   // Not a member, no such site, or a site in the state the action does not apply to: all alike.
-  if (!facts.website || !facts.role) throw notFound('website');
+  if (!facts.website || !facts.role) return hidden;
   const deleted = facts.website.deletedAt !== null;
-  if (deleted !== (rule.on === 'deleted')) throw notFound('website');
+  if (deleted !== (rule.on === 'deleted')) return hidden;
   if (roleRank(facts.role) < roleRank(rule.role)) {
+    if (rule.hiddenFromMembers) return hidden;
     if (rule.role === 'owner') {
-      throw new Refusal('owner_only', 'Only the owner of this website can do this.');
+      return new Refusal('owner_only', rule.below ?? 'Only the owner of this website can do this.');
     }
-    throw new Refusal('role_insufficient', `This needs the ${rule.role} role on this website.`);
+    return new Refusal(
+      'role_insufficient',
+      rule.below ?? `This needs the ${rule.role} role on this website.`,
+    );
   }
   if (rule.area && facts.withheldAreas.includes(rule.area)) {
-    throw new Refusal(
+    return new Refusal(
       'area_disabled',
       `The ${rule.area} area is switched off for this account by the agency that manages it.`,
     );
   }
-  return facts.role;
+  return null;
+}
+
+/** The decision on live facts: the person's role, or the rule's refusal thrown. */
+export function decidePerson(action: PersonAction, facts: PersonFacts): Role {
+  const refusal = personRefusal(action, facts);
+  if (refusal) throw refusal;
+  return facts.role!;
 }
 
 /** The website as an authorized page sees it. */
@@ -92,16 +122,8 @@ export type PersonSite = {
 
 export type PersonAuthorized = { website: PersonSite; role: Role };
 
-/**
- * Loads the live facts for (person, website) and decides. Read on every request, never cached, so a
- * removal or a role change holds at the person's next request on every process.
- */
-export async function authorizePerson(
-  db: Db,
-  person: Person,
-  action: PersonAction,
-  websiteId: string,
-): Promise<PersonAuthorized> {
+/** The live facts for (person, website) in one query, with the website as a page sees it. */
+async function loadFacts(db: Db, person: Person, websiteId: string) {
   const [row] = await db
     .select({
       website: {
@@ -122,10 +144,35 @@ export async function authorizePerson(
     )
     .where(eq(websites.id, websiteId))
     .limit(1);
-  const role = decidePerson(action, {
+  const facts: PersonFacts = {
     website: row?.website ?? null,
     role: row?.role && isRole(row.role) ? row.role : null,
     withheldAreas: row?.withheldAreas ?? [],
-  });
-  return { website: row!.website, role };
+  };
+  return { facts, website: row?.website };
+}
+
+/**
+ * Loads the live facts for (person, website) and decides. Read on every request, never cached, so a
+ * removal or a role change holds at the person's next request on every process.
+ */
+export async function authorizePerson(
+  db: Db,
+  person: Person,
+  action: PersonAction,
+  websiteId: string,
+): Promise<PersonAuthorized> {
+  const { facts, website } = await loadFacts(db, person, websiteId);
+  const role = decidePerson(action, facts);
+  return { website: website!, role };
+}
+
+/**
+ * The plain membership question: the person's live role on this live website, or null when they are
+ * not a member, the site does not exist, or it was deleted. Nothing is refused; a caller that only
+ * needs to know (is this visitor a member, may they fetch a draft asset) asks this.
+ */
+export async function memberRole(db: Db, person: Person, websiteId: string): Promise<Role | null> {
+  const { facts } = await loadFacts(db, person, websiteId);
+  return personRefusal('site.preview', facts) ? null : facts.role;
 }

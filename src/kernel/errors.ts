@@ -53,6 +53,9 @@ export function notFound(what: string): Refusal {
 function hintFor(what: string): string | undefined {
   if (what === 'website') return 'Call list_sites to see the websites this connection can reach.';
   if (what === 'page' || what === 'section') return 'Call list_pages to see page and section ids.';
+  if (what === 'plan') {
+    return 'Plans live 5 minutes. Call the prepare_* tool again and ask the owner to approve the new plan.';
+  }
   return undefined;
 }
 

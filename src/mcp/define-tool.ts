@@ -1,4 +1,4 @@
-// One tool, one declaration (STYLE §1): the gate rule, the annotations, zod input and output, the
+// One tool, one declaration: the gate rule, the annotations, zod input and output, the
 // Activity line and a `run` that delegates to src/domain/. The JSON Schemas clients see are generated
 // from the zod schemas once, at load.
 import { z } from 'zod';

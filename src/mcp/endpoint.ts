@@ -1,5 +1,5 @@
 // /api/mcp's protocol side (after the HTTP edge authenticated the caller): one stateless endpoint for
-// both protocol eras, built once per process on the official SDK v2 (MCP-NOTES.md).
+// both protocol eras, built once per process on the official SDK v2.
 // - 2026-07-28: `createMcpHandler` (server/discover, the per-request `_meta` envelope, the
 //   MCP-Protocol-Version / Mcp-Method / Mcp-Name checks with -32020/-32022/-32602, resultType, 404 for
 //   unknown methods), in strict mode.

@@ -8,9 +8,8 @@ import { ownedWebsiteIds } from '../gate/owners.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
 import type { SnapshotPage } from '../domain/sites/draft.js';
-import { Refusal } from '../kernel/errors.js';
-import { type PersonSite, authorizePerson } from '../gate/person.js';
-import { planNotFound } from './confirm.js';
+import { Refusal, notFound } from '../kernel/errors.js';
+import { authorizePerson } from '../gate/person.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';
 import { type PlanRow, isExpired } from './store.js';
@@ -104,19 +103,10 @@ async function loadForUser(
 ) {
   const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
   const [plan] = lock ? await q.for('update') : await q;
-  if (!plan) throw planNotFound();
-  // The gate decides for the person (live role; a deleted site is gone): a stranger learns nothing
-  // about the plan, a member who is not the owner is told only the owner decides.
-  let row: { website: PersonSite };
-  try {
-    row = await authorizePerson(tx, { userId }, 'plans.review', plan.websiteId);
-  } catch (err) {
-    if (err instanceof Refusal && err.code === 'not_found') throw planNotFound();
-    if (err instanceof Refusal && err.code === 'owner_only') {
-      throw new Refusal('owner_only', 'Only the owner of this website can approve or decline its plans.');
-    }
-    throw err;
-  }
+  if (!plan) throw notFound('plan');
+  // The gate decides for the person (live role; a deleted site is gone) and words its refusal: a
+  // stranger learns nothing about the plan, a member who is not the owner is told only the owner decides.
+  const row = await authorizePerson(tx, { userId }, 'plans.review', plan.websiteId);
   // A carried-out or declined plan stays readable after its 5 minutes (the owner sees what happened);
   // anything still open is refused once expired.
   const settled = plan.status === 'redeemed' || plan.status === 'declined';

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Caller } from '../kernel/caller.js';
 import { connections, pendingActions } from '../db/schema.js';
 import type { SiteCtx, WorkspaceCtx } from '../domain/context.js';
-import { Refusal } from '../kernel/errors.js';
+import { Refusal, notFound } from '../kernel/errors.js';
 import { authorize } from '../gate/authorize.js';
 import { kindOf } from './kinds/index.js';
 import { type PlanRow, isExpired } from './store.js';
@@ -21,14 +21,6 @@ export type Redeemed = {
   summary: string;
   result: Record<string, unknown>;
 };
-
-export function planNotFound(): Refusal {
-  return new Refusal(
-    'not_found',
-    'No plan with that id is available to this connection.',
-    'Plans live 5 minutes. Call the prepare_* tool again and ask the owner to approve the new plan.',
-  );
-}
 
 const again = 'Call the prepare_* tool again and ask the owner to approve the new plan.';
 
@@ -55,14 +47,14 @@ async function loadForCaller(ctx: WorkspaceCtx, caller: Caller, planId: string):
     .from(pendingActions)
     .where(eq(pendingActions.id, planId))
     .for('update');
-  if (!plan) throw planNotFound();
+  if (!plan) throw notFound('plan');
   if (plan.connectionId !== caller.connectionId || plan.creatorId !== caller.creatorId) {
     // Another tenant's plan is simply not found; a plan of another connection here is the wrong caller.
     const [conn] = await ctx.tx
       .select({ companyId: connections.companyId })
       .from(connections)
       .where(eq(connections.id, plan.connectionId));
-    if (conn?.companyId !== caller.companyId) throw planNotFound();
+    if (conn?.companyId !== caller.companyId) throw notFound('plan');
     throw new Refusal(
       'plan_wrong_caller',
       'This plan was prepared through another connection; only that connection can carry it out.',

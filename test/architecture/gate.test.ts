@@ -1,4 +1,4 @@
-// "The gate is the only place that decides access" (STYLE §4, issue 18 item 2), checked on the source:
+// "The gate is the only place that decides access", checked on the source:
 // the gate's authorize() is called only by the call path and by plan redemption, the agency's withheld
 // areas are read only inside src/gate/, and tool declarations never import the gate's decisions.
 // Behaviour is tested elsewhere: merge targets in test/portable/merge.test.ts, the withheld invoicing

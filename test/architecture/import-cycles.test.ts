@@ -1,8 +1,8 @@
-// Layering (issue 18; the cycle rule came with issue 14 item 8). src/ is a house whose floors point one
-// way: each top-level folder (or root file) of src/ sits on one floor of LAYERS and imports only from
-// floors below it, never from a sibling on its own floor and never from above. docs/architecture.md
-// explains each floor. Inside one folder, files may import each other but must not form a cycle through
-// static value imports (a module in a cycle can be read before it has finished loading).
+// Layering. src/ is a house whose floors point one way: each top-level folder (or root file) of src/
+// sits on one floor and imports only from floors below it, never from a sibling on its own floor and
+// never from above. The floors are the table of docs/architecture.md, read from there. Inside one
+// folder, files may import each other but must not form a cycle through static value imports (a module
+// in a cycle can be read before it has finished loading).
 // For the floors every import counts, type-only and dynamic ones too: a type import still couples the
 // lower floor to the upper one. For cycles only static value imports count (types are erased).
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,22 +11,29 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sources } from '../helpers/sources.js';
 
-/** Bottom first. A unit may import its own files and any unit on a lower floor. */
-const LAYERS: readonly (readonly string[])[] = [
-  ['kernel'], // errors, ids, crypto, scope/role vocabulary, the Caller type, the trusted-proxy rule
-  ['config'], // the environment, validated (it parses TRUST_PROXY with kernel's rule)
-  ['db', 'net', 'limits'], // storage; outbound fetch behind the SSRF guard; rate limits
-  ['gate'], // the one authorization decision
-  ['domain'], // business rules
-  ['auth', 'portable'], // tokens, connections, OAuth, pairing; PortableSiteV1 import/export
-  ['plans', 'migrate'], // the reviewed-plan rail; crawl-and-convert migration
-  ['ops'], // request context, metrics, readiness, retention, backup, operator tasks
-  ['mcp'], // the MCP adapter: tool declarations, dispatch, envelope
-  ['web'], // the HTTP adapter: routes, pages, rendering
-  ['runtime', 'demo'], // compositions: one process's wiring; the demo workspace
-  ['cli'], // the sitegate command
-  ['main'], // process entry
-];
+/**
+ * The floors, bottom first, read from the table of docs/architecture.md (the one statement of them):
+ * a row `| <floor> | \`unit/\`, \`root.ts\` | what it holds |`. A unit may import its own files and any
+ * unit on a lower floor.
+ */
+function floorsOfDoc(text: string): string[][] {
+  const rows = [...text.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)].map((m) => ({
+    floor: Number(m[1]),
+    units: [...m[2]!.matchAll(/`([^`]+)`/g)].map((u) => u[1]!.replace(/\/$|\.tsx?$/, '')),
+  }));
+  const layers: string[][] = [];
+  for (const r of rows) {
+    if (layers[r.floor]) throw new Error(`docs/architecture.md: floor ${r.floor} appears twice`);
+    layers[r.floor] = r.units;
+  }
+  const gap = Array.from(layers, (u, i) => (u ? -1 : i)).find((i) => i >= 0);
+  if (gap !== undefined) throw new Error(`docs/architecture.md: floor ${gap} is missing`);
+  return layers;
+}
+
+const LAYERS: readonly (readonly string[])[] = floorsOfDoc(
+  readFileSync(path.resolve('docs/architecture.md'), 'utf8'),
+);
 
 type Edge = { from: string; to: string; typeOnly: boolean; dynamic: boolean };
 
@@ -68,7 +75,7 @@ function layerViolations(root: string, layers = LAYERS): string[] {
   const out = new Set<string>();
   for (const f of sources(root)) {
     const u = unitOf(root, f);
-    if (!floor.has(u)) out.add(`${u}: not on any floor (add it to LAYERS and docs/architecture.md)`);
+    if (!floor.has(u)) out.add(`${u}: not on any floor (add it to the floors of docs/architecture.md)`);
   }
   for (const e of edges(root)) {
     const a = unitOf(root, e.from);
@@ -114,7 +121,25 @@ it('every import in src/ points down a floor (LAYERS), never sideways or up', ()
   expect(layerViolations(ROOT)).toEqual([]);
 });
 
+it('the floors are read from docs/architecture.md: kernel at the bottom, the process entry on top', () => {
+  expect(LAYERS[0]).toEqual(['kernel']);
+  expect(LAYERS.at(-1)).toEqual(['main']);
+  expect(LAYERS.flat()).toContain('gate');
+});
+
 describe('the checks can fail', () => {
+  it('refuses a floors table with a floor twice or a floor missing', () => {
+    const doc = (rows: string) => `| floor | units | holds |\n|---|---|---|\n${rows}`;
+    expect(floorsOfDoc(doc('| 1 | `db/`, `net/` | x |\n| 0 | `kernel/` | y |\n'))).toEqual([
+      ['kernel'],
+      ['db', 'net'],
+    ]);
+    expect(() => floorsOfDoc(doc('| 0 | `db/` | x |\n| 0 | `kernel/` | y |\n'))).toThrow(/twice/);
+    expect(() => floorsOfDoc(doc('| 2 | `db/` | x |\n| 0 | `kernel/` | y |\n'))).toThrow(
+      /floor 1 is missing/,
+    );
+  });
+
   // A throwaway tree with one upward arrow, one sideways arrow, one unplaced folder and one cycle:
   // proves the two rules above would notice, so their passing means something.
   it('reports an upward import, a sideways import, an unplaced folder and a cycle', () => {
@@ -131,7 +156,7 @@ describe('the checks can fail', () => {
       put('web/y.ts', "import { x } from './app.js';\nexport const y = () => x;\n");
       put('attic/old.ts', 'export const old = 1;\n');
       expect(layerViolations(dir)).toEqual([
-        'attic: not on any floor (add it to LAYERS and docs/architecture.md)',
+        'attic: not on any floor (add it to the floors of docs/architecture.md)',
         'sideways: db/a.ts -> net/b.ts',
         'upward: kernel/errors.ts -> web/app.ts',
       ]);

@@ -1,4 +1,4 @@
-// Attack suite, Activity across sites (issue 11 item 8): a person who owns one site of a workspace
+// Attack suite, Activity across sites: a person who owns one site of a workspace
 // sees the Activity of that site only, never of connections on sites they cannot access, whatever
 // filter they pass. The scope is the domain's (listActivity takes the viewer, not a list of workspaces).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Attack suite, library asset ids (issue 11 item 3): every place an asset id can enter content checks
+// Attack suite, library asset ids (R-SEC-4): every place an asset id can enter content checks
 // it with one validator. Another tenant's id and an id that exists nowhere get the same whole error
 // object (`not_found`), and nothing is written; the site's own asset is accepted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Attack suite, oversized bodies (issue 11 item 1): every route refuses a body over its cap with 413
+// Attack suite, oversized bodies (R-SEC-1): every route refuses a body over its cap with 413
 // before the body is read — declared or streamed without a length — and nothing is written.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

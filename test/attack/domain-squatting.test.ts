@@ -1,4 +1,4 @@
-// Attack suite, domain squatting (issue 11 item 7): a tenant claims a business's hostname as pending
+// Attack suite, domain squatting (R-DOM-3): a tenant claims a business's hostname as pending
 // with no proof. The business proves control with a TXT record holding its own claim's token (real DNS
 // server, real resolver) and wins; an unproven claim lapses after PENDING_CLAIM_DAYS; a verified domain
 // is never taken. The apex is decided by the public suffix list: bakery.co.uk is an apex.

@@ -1,4 +1,4 @@
-// Attack suite, hostile Unicode (issue 11 item 2): invisible code points must not survive the fence.
+// Attack suite, hostile Unicode (R-SURF-7): invisible code points must not survive the fence.
 // The list of what must go is written here from the finding (and Unicode's own property), not read
 // from the implementation: variation selectors, tag characters, Hangul fillers, U+2800, U+034F,
 // U+17B4, bidi controls, zero-width characters, U+2028/U+2029. Every visitor-controlled field that

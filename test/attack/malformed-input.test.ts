@@ -1,4 +1,4 @@
-// Attack suite, malformed input (issue 11 item 4): NUL characters, lone surrogates, year-0000 dates,
+// Attack suite, malformed input (R-SEC-2): NUL characters, lone surrogates, year-0000 dates,
 // absurd nesting and __proto__ keys are `invalid_input` with nothing written, for every tool; and no
 // log line carries the values a request sent (a customer's note, SQL parameters).
 import { Writable } from 'node:stream';

@@ -1,4 +1,4 @@
-// Attack suite, unbound OAuth tokens (issue 11 item 10): a verified access token whose client the owner
+// Attack suite, unbound OAuth tokens (R-AUTH-5): a verified access token whose client the owner
 // has not bound refreshes a pending sign-in row on each call. The limit comes first: past it the call is
 // 429 and the row is not written again.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

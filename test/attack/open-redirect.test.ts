@@ -1,4 +1,4 @@
-// Attack suite, open redirect after sign-in (issue 11 item 5): the post-login target is resolved the
+// Attack suite, open redirect after sign-in (R-WEB-3): the post-login target is resolved the
 // way a browser resolves a Location header (the WHATWG URL parser) and must stay on the base origin.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

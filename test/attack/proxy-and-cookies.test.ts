@@ -1,4 +1,4 @@
-// Attack suite, behind a TLS-terminating proxy (issue 11 item 9): with an https BASE_URL the owner
+// Attack suite, behind a TLS-terminating proxy: with an https BASE_URL the owner
 // cookies are `Secure` and `__Host-` prefixed even though the request reaching Sitegate is plain http.
 // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (addresses, CIDR ranges): a
 // trusted proxy's client gets its own per-address limit, a client-written entry to the left of the

@@ -1,4 +1,4 @@
-// Attack suite, sign-in abuse (issue 11 item 6): one sign-in function behind /login and the development
+// Attack suite, sign-in abuse (R-WEB-3): one sign-in function behind /login and the development
 // identity provider, limited per (account, client address) and per address. An attacker can neither
 // guess (the right password after the limit is refused too) nor lock the owner out (the owner's own
 // address has its own count). Different client addresses are real: sockets bound to 127.0.0.x.

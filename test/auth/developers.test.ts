@@ -1,4 +1,4 @@
-// Developers settings over HTTP (SPEC §5, §8; DESIGN §5.5): create with reach and scopes, token shown
+// Developers settings over HTTP (R-SURF-2, R-AUTH-2): create with reach and scopes, token shown
 // once, owner-only, revoke, Activity filters and pagination; delivery tokens and the content API,
 // refused by /api/mcp.
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// OAuth out of the box (DESIGN §5.4): the development identity provider keeps its signing keys and
+// OAuth out of the box (R-AUTH-1): the development identity provider keeps its signing keys and
 // client registrations in Sitegate's database, so after a restart an access token issued before it
 // still verifies and the refresh token still works. The 401 challenge carries a scope; the provider
 // advertises Client ID Metadata Documents; a pending sign-in shows the registered client_name and the

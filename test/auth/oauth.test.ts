@@ -1,4 +1,4 @@
-// OAuth 2.1 end to end (SPEC §5 rule 1, DESIGN §5.4) with the SDK's own OAuth client against
+// OAuth 2.1 end to end (R-AUTH-1, R-AUTH-3) with the SDK's own OAuth client against
 // Sitegate and the real oidc-provider issuer (`sitegate idp`) on 127.0.0.1: RFC 9728 discovery,
 // dynamic registration, PKCE, the unbound first call (never dead-ended: it names the connect page),
 // binding on /dashboard/connect, then calls with exactly the bound connection's scopes. Forged tokens
@@ -212,7 +212,7 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(await mcpStatus(await sign(claims(), other))).toBe(401);
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims())).toString('base64url')}.`;
     expect(await mcpStatus(unsigned)).toBe(401);
-    // A delivery token is not an access token either (SPEC §5 rule 2).
+    // A delivery token is not an access token either (R-AUTH-6).
     const { token: dlv } = await createDeliveryToken(
       s.sg.deps.services.db,
       demo.users.owner.id,

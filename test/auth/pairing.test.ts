@@ -1,4 +1,4 @@
-// Device-code pairing (SPEC §4.2, DESIGN §5.4) over real HTTP: start, owner approval on
+// Device-code pairing (R-PAIR-1, R-PAIR-2) over real HTTP: start, owner approval on
 // /dashboard/connect with unticked scopes, poll statuses, and every refusal with nothing written.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // API tokens at the endpoint edge: 401 with RFC 9728 metadata for no, wrong or revoked tokens;
-// only the hash and a display prefix are ever stored (SPEC §5, DESIGN §5.4).
+// only the hash and a display prefix are ever stored (R-AUTH-2).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,7 +145,7 @@ describe('token storage', () => {
     };
     expect(grep(token.slice(8))).toBe(false);
     expect(grep(sha256Hex(token))).toBe(true); // the check can find what is there
-    // A fresh data directory: initdb runs in a child process first (issue 14 item 6), slow under load.
+    // A fresh data directory: initdb runs in a child process first, slow under load.
   }, 90_000);
 
   it('only the website owner can create a connection', async () => {
@@ -155,13 +155,32 @@ describe('token storage', () => {
     for (const u of [d.users.editor, d.users.viewer]) {
       await expect(
         createConnection(db, { userId: u.id, websiteId: d.websites.main, name: 'nope' }),
-      ).rejects.toMatchObject({ code: 'owner_only' });
+      ).rejects.toMatchObject({
+        code: 'owner_only',
+        message: 'Only the website owner can create a connection.',
+      });
     }
     await expect(
       createConnection(db, { userId: d.users.otherOwner.id, websiteId: d.websites.main, name: 'nope' }),
     ).rejects.toMatchObject({ code: 'not_found' });
     const after = await db.select().from(connections).where(eq(connections.companyId, d.companyId));
     expect(after.length).toBe(before.length);
+  });
+
+  it('only an owner of its website can revoke a connection; to anyone else it does not exist', async () => {
+    const d = await s.seed();
+    const db = s.sg.deps.services.db;
+    const live = async () =>
+      (await db.select().from(connections).where(eq(connections.id, d.connections.all)))[0]!.revokedAt;
+    for (const u of [d.users.editor, d.users.viewer, d.users.otherOwner]) {
+      await expect(revokeConnection(db, u.id, d.connections.all, new Date())).rejects.toMatchObject({
+        code: 'not_found',
+        message: 'No connection with that id is available to this connection.',
+      });
+      expect(await live()).toBeNull();
+    }
+    await revokeConnection(db, d.users.owner.id, d.connections.all, new Date());
+    expect(await live()).not.toBeNull();
   });
 
   it('scopes default to site:read + content:write and site:read is always on', async () => {

@@ -1,4 +1,4 @@
-// Agency areas (SPEC §1, §5 rule 7): a withheld area refuses its tools even for a full-scope token.
+// Agency areas (R-SURF-4): a withheld area refuses its tools even for a full-scope token.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';
@@ -82,7 +82,7 @@ const CASES: Record<string, Array<[string, (d: Demo) => Promise<Record<string, u
 };
 
 describe('withheld agency areas', () => {
-  it('every tool of this issue belongs to the area the cases expect', () => {
+  it('every tool listed here belongs to the area the cases expect', () => {
     const byName = new Map(ALL_TOOLS.map((t) => [t.name, t.area]));
     for (const [area, cases] of Object.entries(CASES)) {
       for (const [tool] of cases) expect(byName.get(tool), tool).toBe(area);

@@ -1,4 +1,4 @@
-// CRAWL_ALLOW_HOSTS is an operator setting (README Configuration, docs/operating.md): a host:port list
+// CRAWL_ALLOW_HOSTS is an operator setting (docs/configuration.md, docs/operating.md): a host:port list
 // of private addresses site migration may fetch from, empty by default, documented in
 // `sitegate serve --help`; a malformed entry stops the start instead of silently allowing nothing.
 import { expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// list_leads / list_bookings / list_contacts (SPEC §4.5 crm:read): fenced visitor text, filters, cursors.
+// list_leads / list_bookings / list_contacts (R-CRM-4): fenced visitor text, filters, cursors.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INJECTION_MESSAGE } from '../../src/demo/seed.js';
@@ -33,7 +33,7 @@ const CORPUS: Array<{ raw: string; clean: string }> = [
     clean: 'Tag smuggling: done',
   },
   { raw: '‮ txt.exe — reversed\u200f\u200e marks', clean: ' txt.exe — reversed marks' },
-  // The variation selector after the heart is invisible too (issue 11 item 2): the heart stays.
+  // The variation selector after the heart is invisible too: the heart stays.
   { raw: 'Ünïcödé 日本 🍞 ❤\ufe0f stays\nexactly\tso', clean: 'Ünïcödé 日本 🍞 ❤ stays\nexactly\tso' },
 ];
 

@@ -1,4 +1,4 @@
-// crm_update (SPEC §4.5 rules 1-3, §3 booking status): what it sets, what it refuses, what it logs.
+// crm_update (R-CRM-1 to R-CRM-3): what it sets, what it refuses, what it logs.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Demo } from '../../src/demo/seed.js';

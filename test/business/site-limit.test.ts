@@ -1,4 +1,4 @@
-// Issue 10 item 8: one site-limit rule for every tool that creates a site. The tools declare
+// One site-limit rule (R-SITE-2) for every tool that creates a site. The tools declare
 // `createsSite`; the gate applies the plan's limit on the live count before `run` does any work, and the
 // committing transaction checks again (siteRoom). create_site, import_site and migrate_site_from_url,
 // on a workspace whose plan is full, give the same refusal: no site, no fetch, nothing written.

@@ -1,5 +1,5 @@
 // The `sitegate` command as an executable file, as `npm start` and a service manager run it: its
-// shebang (`env -S node` with V8 flags, issue 17) must start Node with those flags, or the embedded
+// shebang (`env -S node` with V8 flags) must start Node with those flags, or the embedded
 // demo holds three times the memory on Node 24 (bin/sitegate.mjs says why).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

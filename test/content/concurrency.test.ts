@@ -1,4 +1,4 @@
-// Two writers on one section never lose an update silently (issue 3 item 7): concurrent calls over MCP
+// Two writers on one section never lose an update silently: concurrent calls over MCP
 // either all land (row locks serialise them) or the loser gets stale_revision / conflict.
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// What migrated text needs from the Markdown subset (issue 16: "a blockquote came out as a literal
+// What migrated text needs from the Markdown subset ("a blockquote came out as a literal
 // '> …'"): "> " lines are a quote, "1. " lines a numbered list, a feature card shows its picture; all
 // still escaped first, so a quote or list item cannot smuggle markup.
 import { describe, expect, it } from 'vitest';

@@ -175,7 +175,7 @@ describe('library assets', () => {
     const owner = await signIn(d.users.owner.email, d.users.owner.password);
     const page = await text(`/editor/${d.websites.main}/about`, owner);
     expect(page('img[alt="Our oven"]').attr('src')).toBe(`/assets/${live}`);
-    // Another site's asset id is refused at write time, like one that exists nowhere (issue 11 item 3).
+    // Another site's asset id is refused at write time, like one that exists nowhere (R-SEC-4).
     const foreign = await s.call(d.tokens.default, 'add_section', {
       pageId: d.pages.about,
       type: 'image',

@@ -1,4 +1,4 @@
-// reviewPublish (issue 12 item 1): what a publish changes, field by field, from the draft and the live
+// reviewPublish (R-PLAN-3): what a publish changes, field by field, from the draft and the live
 // snapshot. Pure; the approval page's browser test shows it rendered.
 import { describe, expect, it } from 'vitest';
 import { reviewPublish, sectionText } from '../../src/domain/pages/publish-review.js';

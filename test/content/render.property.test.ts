@@ -1,4 +1,4 @@
-// Property (issue 3): any content the section schemas accept renders to HTML with no script, no event
+// Property: any content the section schemas accept renders to HTML with no script, no event
 // handler attribute, no style attribute (a table column's alignment is a class), no unsafe URL and no markup other than the renderer's own tags.
 import * as cheerio from 'cheerio';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Tables and fenced code on the live site (issue 49), in a real Chromium at a phone's and a desktop's
+// Tables and fenced code on the live site, in a real Chromium at a phone's and a desktop's
 // width: the table is a real table whose wide columns scroll inside their own box (the page itself
 // never scrolls sideways), the code keeps its line breaks and indentation and shows `<` and `&` as text, and
 // no script runs. The same post in the editor preview shows the same table and code.

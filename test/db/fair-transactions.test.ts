@@ -1,4 +1,4 @@
-// PGlite runs one transaction at a time (issue 17): queued transactions must let the event loop take a
+// PGlite runs one transaction at a time: queued transactions must let the event loop take a
 // turn between them, so answers are written and other requests read while writes are queued, and they
 // still run one after another, in arrival order, each with its own outcome. PGlite only: PostgreSQL's
 // transactions run side by side on the pool.

@@ -1,4 +1,4 @@
-// Fixed statements (src/db/named.ts, issue 17): on PostgreSQL a write's statements are prepared once
+// Fixed statements (src/db/named.ts): on PostgreSQL a write's statements are prepared once
 // per pooled connection and then reused, never one per call, and two statement shapes never share a
 // name (node-postgres refuses a name reused for another text). On PGlite the names are ignored, and
 // the rows of a statement built once are the rows Drizzle's own select gives.

@@ -1,5 +1,5 @@
 // PGlite keeps Drizzle's text types as text on the instance, so Drizzle's per-query parsers can be
-// skipped (issue 17: PGlite copied its whole parser table for every statement that carried them).
+// skipped (PGlite used to copy its whole parser table for every statement that carried them).
 // What a query returns must not change: the same text for timestamps, dates, intervals and their
 // arrays, Dates where Drizzle maps a column, and a query's own parsers still applied when they differ.
 import { types } from '@electric-sql/pglite';

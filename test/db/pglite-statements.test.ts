@@ -1,4 +1,4 @@
-// Prepared statements on the embedded PGlite (src/db/pglite-statements.ts, issue 17): the same answers
+// Prepared statements on the embedded PGlite (src/db/pglite-statements.ts): the same answers
 // and errors as PGlite's own query, each text prepared once and reused, transactions still isolated
 // from statements outside them, the prepared set bounded, notifications still delivered.
 import { PGlite } from '@electric-sql/pglite';

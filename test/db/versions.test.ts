@@ -1,4 +1,4 @@
-// Workspace cache versions on PostgreSQL (issue 17): what a process caches is used again while its
+// Workspace cache versions on PostgreSQL: what a process caches is used again while its
 // workspace's versions stand, and a committed change of the kind a cache depends on — made through
 // any connection to the database — makes the very next lookup load again. Content writes leave who
 // a token is alone. (PGlite uses the change feed: test/db/change-feed.test.ts.)

@@ -1,4 +1,4 @@
-// docs/operating.md, done as an operator would (issue 14 item 7), on a fresh PostgreSQL database and
+// docs/operating.md, done as an operator would, on a fresh PostgreSQL database and
 // Redis: `sitegate migrate`, `sitegate admin` for the owner, workspace and website, `sitegate serve`
 // in production mode, sign in, create a connection on the Developers page, call a tool; then the
 // day-2 commands (connections list/rotate/revoke, Activity, retention), /readyz, /metrics, SIGTERM.

@@ -1,4 +1,4 @@
-// Scale-out (DESIGN §7): two Sitegate instances with their own pools and memory, one PostgreSQL and
+// Scale-out (R-SCALE-1): two Sitegate instances with their own pools and memory, one PostgreSQL and
 // one Redis. A token minted through one works on the other, a revocation through one is seen by the
 // other at once, and the rate limit is shared. Runs in CI's PostgreSQL + Redis pass.
 import { afterAll, beforeAll, expect, it } from 'vitest';

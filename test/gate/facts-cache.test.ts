@@ -1,4 +1,4 @@
-// The gate's cached facts (issue 17): a content write leaves them cached, so the next write does not
+// The gate's cached facts: a content write leaves them cached, so the next write does not
 // read them again, while a change to who may act (an area withheld, a role changed, the website moved
 // to another workspace, deleted by its owner) is decided on fresh facts at the very next call. Runs on PGlite (change feed)
 // and, with DATABASE_URL, on PostgreSQL (workspace versions).

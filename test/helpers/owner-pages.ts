@@ -1,4 +1,4 @@
-// Looking at owner pages the way an owner does, in Chromium (issue 12): sign in, check the page fits
+// Looking at owner pages the way an owner does, in Chromium: sign in, check the page fits
 // the viewport (no horizontal overflow) and has no serious or critical axe-core violation. Shared by
 // the browser tests and `npm run screenshots`.
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// Activity retention (SPEC §8): entries older than 90 days are purged; newer ones stay.
+// Activity retention (R-ACT-4): entries older than 90 days are purged; newer ones stay.
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { activity } from '../../src/db/schema.js';

@@ -1,4 +1,4 @@
-// The human steps go to the human (DESIGN §5.3, §5.4), with the official SDK v2 client pinned to
+// The human steps go to the human (R-PLAN-9, R-AUTH-5), with the official SDK v2 client pinned to
 // 2026-07-28 and declaring URL-mode elicitation: confirm_pending_action on an unapproved plan answers
 // with an input-required URL elicitation to approveUrl and a signed requestState, and the client's
 // retry (after the owner approved in the real page) redeems the plan; an unbound OAuth client is sent

@@ -1,4 +1,4 @@
-// tools/list fits an agent's context and tells the truth (DESIGN §5.1): at full scope at most 40 KB
+// tools/list fits an agent's context and tells the truth (R-TOOL-6): at full scope at most 40 KB
 // with every input schema complete, and only what this connection could run — one test per filter:
 // scope, the creator's role, the areas the agency withheld, the advanced-editor grant. The gate still
 // decides each call, so every listed tool is shown to pass it and a hidden one to be refused.

@@ -1,4 +1,4 @@
-// The protocol surface of /api/mcp on both revisions, from one process (DESIGN §2, MCP 2026-07-28
+// The protocol surface of /api/mcp on both revisions, from one process (MCP 2026-07-28
 // and 2025-11-25): server/discover, the per-request envelope and its header checks with the spec's
 // error codes, resultType, 404 for unknown methods, unknown tools and resources as JSON-RPC errors,
 // resources/templates/list, private caching hints — and the 2025 path answering statelessly.

@@ -1,4 +1,4 @@
-// Rate limits of SPEC §8: the 121st call in a minute is refused for a connection, naming the limit
+// Rate limits (R-LIM-1): the 121st call in a minute is refused for a connection, naming the limit
 // and the wait; the workspace limit spans connections. No sleeping: the window is one minute and
 // the calls take well under it.
 import { and, eq } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 // The tool registry: every tool declares its gate rule and annotations, the names are a subset of
-// SPEC §4.5's catalogue (no human-only action ever appears), every tool has its own test file
+// the catalogue below (no human-only action ever appears, R-SURF-6), every tool has its own test file
 // test/tools/<name>.test.ts (its contract snapshot, one success, one refusal that wrote nothing), and
 // the contract clients see is snapshotted one file per tool (test/__snapshots__/tools/<name>.json), so
 // a change shows up in review as that tool's diff.
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { AREAS, ROLES, SCOPES } from '../../src/kernel/scopes.js';
 import { createRegistry } from '../../src/mcp/registry.js';
 
-/** SPEC.md §4.5, scope column first. */
+/** Every tool there is, with its scope (R-TOOL-1). */
 const CATALOGUE: Record<string, string> = {
   list_sites: 'site:read',
   get_site_overview: 'site:read',
@@ -59,7 +59,7 @@ const CATALOGUE: Record<string, string> = {
 };
 const ADVANCED = ['get_section_json', 'replace_section_content', 'set_section_layout'];
 const OWNER_ONLY = ['connect_domain', 'set_primary_domain', 'prepare_grant_access', 'list_domains'];
-/** SPEC §1 human-only actions: no tool may even resemble them. */
+/** Human-only actions (R-SURF-6): no tool may even resemble them. */
 const HUMAN_ONLY =
   /delete|erase|remove|revoke|billing|payment|purchase|buy|renew|transfer|head_code|custom_code|member/;
 

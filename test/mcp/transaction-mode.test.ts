@@ -1,4 +1,4 @@
-// Issue 10 item 9: a tool's transaction mode is declared on the tool, never inferred from readOnlyHint
+// A tool's transaction mode (R-REL-3) is declared on the tool, never inferred from readOnlyHint
 // (a hint for clients). A tool that declares one transaction gets one even when it calls itself
 // read-only: its write and everything else it did roll back together when it fails.
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// The crawl's bounds and the converter's safety (SPEC §4.5 migrate_site_from_url, §8 "the crawl is
+// The crawl's bounds and the converter's safety (R-MIG-1, R-MIG-2: "the crawl is
 // bounded"): pages, depth, bytes per page and concurrency are enforced; DNS answers are pinned; any
 // HTML the converter meets becomes content that passes the section schemas.
 import fc from 'fast-check';

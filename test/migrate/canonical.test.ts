@@ -1,4 +1,4 @@
-// One page per distinct document (issue 16): `/` and `/index.html`, `/about` and `/about/`, a page
+// One page per distinct document (R-MIG-3): `/` and `/index.html`, `/about` and `/about/`, a page
 // whose rel=canonical names another, and the same document served at two addresses are one page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRAWL_DEFAULTS, crawl, pageKey } from '../../src/migrate/crawler.js';

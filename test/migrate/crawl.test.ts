@@ -1,4 +1,4 @@
-// migrate_site_from_url end to end (SPEC §4.5): a multi-page fixture site on 127.0.0.1 is crawled
+// migrate_site_from_url end to end (R-MIG-1, R-MIG-4): a multi-page fixture site on 127.0.0.1 is crawled
 // (robots.txt respected, redirect loop and 404 counted, scripts, booking widget, embed and form left
 // out and reported), converted to sections and created as a draft in one call; the report is exact.
 import { and, eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Background images from CSS (issue 16: "parse CSS with a real parser … for background-image on the
+// Background images from CSS ("parse CSS with a real parser … for background-image on the
 // elements you convert"): css-tree reads url() from shorthands and gradients, rules cascade in source
 // order, a style attribute wins, states a visitor does not see at rest (:hover) do not count.
 import * as cheerio from 'cheerio';

@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (runs.length) {
     console.log(`\nMigration fidelity (fraction of declared facts right):\n${scoreTable(runs)}\n`);
-    console.log(`\nThe same, on the seven measures of issue 49:\n${sevenTable(runs)}\n`);
+    console.log(`\nThe same, on the seven measures of a corpus:\n${sevenTable(runs)}\n`);
   }
   await s?.close();
   for (const x of served.values()) await x.close();

@@ -1,4 +1,4 @@
-// Migration that generalises (issue 49): the second corpus (test/fixtures/facts-wild.ts), sites unlike
+// Migration that generalises: the second corpus (test/fixtures/facts-wild.ts), sites unlike
 // the templates the converter was first built on, each migrated over the MCP client and scored on the
 // seven measures of what a visitor sees (pages, titles, headings, text, images on the site's own host,
 // links that go somewhere, the exact asset report). Every site's mean must be at least 0.85 and the

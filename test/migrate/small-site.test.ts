@@ -1,4 +1,4 @@
-// A small site of the kind a new owner brings (issue 49), migrated with migrate_site_from_url: its
+// A small site of the kind a new owner brings, migrated with migrate_site_from_url: its
 // header logo becomes the brand's logo, mailto:/tel: links and a call-to-action band's button keep
 // their targets, a table stays a table with the link in its row, each post keeps the date the old
 // site shows (a <time>, a line under the headline) and one with no date is named in the report, a

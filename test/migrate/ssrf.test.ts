@@ -1,4 +1,4 @@
-// The SSRF guard (SPEC §4.5 migrate_site_from_url "hardened against server-side request forgery"):
+// The SSRF guard (R-MIG-2):
 // hostile targets are refused with unsafe_url and not one connection reaches a listener on 127.0.0.1.
 // The only way to a loopback fixture is the explicit host:port allow-list.
 import { type Server, createServer } from 'node:http';

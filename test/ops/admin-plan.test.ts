@@ -1,7 +1,7 @@
 // The operator raises (or lowers) a workspace's plan and site limit (`sitegate admin set-plan`, the
 // `workspace.set-plan` operator command), and the site_limit_reached refusal names what the product
 // offers: deleting a site in the console, or the operator raising the limit. The demo's plan has room
-// for the README's walkthrough (five more sites).
+// for a walk through the demo (five more sites).
 import { count, eq, isNull, and } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { companies, websites } from '../../src/db/schema.js';

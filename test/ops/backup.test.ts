@@ -1,4 +1,4 @@
-// Issue 14 item 5: `sitegate backup` of a serving embedded instance, taken while writes go on, restored
+// `sitegate backup` (R-OPS-3) of a serving embedded instance, taken while writes go on, restored
 // with `sitegate restore` into a fresh DATA_DIR and read back: the database opens, the rows written
 // before the backup are there with the blob they name, and a restore never overwrites a database.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';

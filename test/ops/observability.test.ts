@@ -1,4 +1,4 @@
-// Issue 14 item 3: Prometheus /metrics (parsed as exposition text, moving with calls, no personal
+// Prometheus /metrics (parsed as exposition text, moving with calls, no personal
 // data or token in any label), request ids (response header, failed result, every log line of the
 // request), and /readyz turning 503 when the database or Redis cannot be reached.
 import { type Server, type Socket, connect, createServer } from 'node:net';

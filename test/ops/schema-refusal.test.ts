@@ -1,4 +1,4 @@
-// Issue 14 item 2: `sitegate serve` refuses a database whose schema is newer than its code (a later
+// `sitegate serve` refuses a database whose schema is newer than its code (a later
 // release migrated it), and writes nothing: no demo, no migration, no row. `migrate` and `admin`
 // refuse it too. Real child processes on an embedded DATA_DIR. (Pending migrations in production mode
 // are refused in test/e2e/operating.test.ts, on a fresh PostgreSQL database.)

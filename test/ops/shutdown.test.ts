@@ -1,4 +1,4 @@
-// Graceful shutdown (issue 14 item 3): a real `sitegate serve` child gets SIGTERM while 20 tool calls
+// Graceful shutdown: a real `sitegate serve` child gets SIGTERM while 20 tool calls
 // are in flight (each waiting on a local image provider that answers only when the test lets it).
 // It stops accepting connections at once, answers all 20, writes their Activity, and exits 0.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';

@@ -1,4 +1,4 @@
-// Each plan kind's approval page in Chromium (issue 12 item 1): the owner sees the change itself. For a
+// Each plan kind's approval page in Chromium (R-PLAN-3): the owner sees the change itself. For a
 // publish: the live and draft text side by side with the changed words marked, and a preview of the
 // reviewed revision even after the draft moved on; a hostile heading stays text (no link, no markup).
 // Every approval page fits 390 px and 1280 px and has no serious or critical axe-core violation.

@@ -1,4 +1,4 @@
-// Sending invoices and quotes through the rail (SPEC §3 additional rules, §4.5): any edit of the stored
+// Sending invoices and quotes through the rail (R-PLAN-8, R-DOC-1): any edit of the stored
 // document after review — price, line, recipient, status — refuses the send (one test per kind of edit),
 // with nothing sent. Listing the drafts and preparing the plan: test/tools/list_sendable_documents and
 // prepare_send_document.
@@ -51,7 +51,7 @@ describe('prepare_send_document → approve → confirm', () => {
     expect(page.body).toContain('No mail server is configured (SMTP_URL is not set), so nothing leaves');
     expect(await approve(f.owner, planId)).toBe(303);
     const done = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
-    // No SMTP_URL here: the email is queued, and the result says so instead of "sent" (issue 10 item 6).
+    // No SMTP_URL here: the email is queued, and the result says so instead of "sent".
     expect(done.data?.result).toMatchObject({ number: 'INV-2026-014', status: 'queued' });
     expect(done.data?.result.mail).toContain('SMTP_URL');
     // The owner sees the real state of the email on the home page.

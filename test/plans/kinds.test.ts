@@ -1,4 +1,4 @@
-// Each plan kind of SPEC §3 end to end over MCP: prepare, what the owner sees on the approval page,
+// Each plan kind (R-PLAN-7) end to end over MCP: prepare, what the owner sees on the approval page,
 // confirm, and the read-back of the effect — plus each kind's own refusals, with nothing written. Each
 // prepare_* tool's plan row and its plain refusals (scope, input, another workspace's id) are in
 // test/tools/<tool>.test.ts.
@@ -260,13 +260,13 @@ describe('create company', () => {
   });
 });
 
-describe('booking side effects stay off the rail (SPEC §3 booking table)', () => {
+describe('booking side effects stay off the rail (R-VIS-2)', () => {
   it('no tool cancels, completes or reschedules, and a prepare for such a kind does not exist', async () => {
     const f = await fixture(s);
     const client = await s.client(f.demo.tokens.all);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names.filter((n) => /cancel|complete|reschedul/.test(n))).toEqual([]);
-    // An unknown tool is a protocol error (DESIGN §5.1), not a tool result.
+    // An unknown tool is a protocol error (R-RESULT-4), not a tool result.
     await expect(s.call(f.demo.tokens.all, 'prepare_cancel_booking', { bookingId: 'x' })).rejects.toThrow(
       /Unknown tool/,
     );

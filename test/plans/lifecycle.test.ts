@@ -1,4 +1,4 @@
-// SPEC §3 "Reviewed plan lifecycle", one test per row and per refusal, over MCP with the owner
+// The reviewed plan lifecycle (R-PLAN-1 to R-PLAN-6), one test per transition and per refusal, over MCP with the owner
 // approving through the real signed-in page. Every refusal reads back that nothing was performed.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,7 +82,9 @@ describe('pending → approved: owner approval in a signed-in page', () => {
     const page = await editor.get(`/approvals/${planId}`);
     expect(page.status).toBe(403);
     expect(page.body).not.toContain('id="approve"');
+    expect(page.body).toContain('Only the owner of this website can approve or decline its plans.');
     expect((await editor.post(`/approvals/${planId}/approve`)).status).toBe(403);
+    expect((await editor.post(`/approvals/${planId}/decline`)).status).toBe(403);
     expect((await planRow(s, planId))!.status).toBe('pending');
   });
 

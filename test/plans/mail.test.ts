@@ -1,4 +1,4 @@
-// Mail of the rail (DESIGN §2 Mail): invitations and documents leave through the outbox written in the
+// Mail of the rail (R-REL-2): invitations and documents leave through the outbox written in the
 // action's transaction and reach a real SMTP server; neither the link nor the document reaches the
 // caller. Without SMTP the outbox keeps the message and the log names it without personal data;
 // failed deliveries are retried by the background job.

@@ -1,4 +1,4 @@
-// Single use under concurrency (SPEC §3 "single use"): 20 simultaneous confirm_pending_action calls on
+// Single use under concurrency (R-PLAN-4): 20 simultaneous confirm_pending_action calls on
 // one approved plan perform the action exactly once; every other call gets plan_used.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { backoffMs } from '../../src/domain/mail/mailer.js';
 import { KINDS } from '../../src/plans/kinds/index.js';
 import { PLAN_KINDS } from '../../src/plans/kinds/types.js';
 
-it('the rail knows exactly the seven plan kinds of SPEC §3, each with one executor', () => {
+it('the rail knows exactly the seven plan kinds (R-PLAN-7), each with one executor', () => {
   expect([...PLAN_KINDS].sort()).toEqual(
     [
       'create_company',

@@ -1,4 +1,4 @@
-// import_site end to end over MCP (SPEC §4.5): a full site round-trips; every cap, an HTML section, a
+// import_site end to end over MCP (R-IMP-1 to R-IMP-3): a full site round-trips; every cap, an HTML section, a
 // bad asset and the plan's site limit are refused with their stable codes and leave nothing behind.
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -265,7 +265,7 @@ describe('import_site', () => {
     const { blobs: _b, ...rows } = before;
     const { blobs: _a, ...rowsAfter } = await footprint(s, demo.companyId);
     expect(rowsAfter).toEqual(rows);
-    // Its bytes stay: another import committing the same image at this moment may need them (issue 10).
+    // Its bytes stay: another import committing the same image at this moment may need them (R-REL-1).
     const mine = [...fetched.images.values()].map((i) => createHash('sha256').update(i.bytes).digest('hex'));
     for (const sha of mine) expect(await blobs.get(sha)).not.toBeNull();
     expect(mine.length).toBe(site.assets.length);

@@ -1,4 +1,4 @@
-// import_site with mergeIntoWebsiteId (SPEC §4.5): new sections inserted, unedited matches updated,
+// import_site with mergeIntoWebsiteId (R-IMP-4): new sections inserted, unedited matches updated,
 // app-edited ones kept as conflicts unless forced, config/theme/fonts untouched, a restore point that
 // brings back the pre-merge state, and the gate run for the target website.
 import { and, count, eq } from 'drizzle-orm';
@@ -127,7 +127,7 @@ describe('import_site merge', () => {
     expect(again.data!.merge).toMatchObject({ inserted: 0, updated: 0, unchanged: 4, conflicts: ['k2'] });
   });
 
-  it('a section hidden or laid out in the app counts as edited: kept and reported as a conflict (issue 10)', async () => {
+  it('a section hidden or laid out in the app counts as edited: kept and reported as a conflict', async () => {
     const demo = await s.seed();
     const id = await imported(demo);
     const k1 = await sectionByKey(id, 'k1');

@@ -1,4 +1,4 @@
-// PortableSiteV1 page slugs are the addresses the app makes (issue 16): a blog post lives under
+// PortableSiteV1 page slugs are the addresses the app makes: a blog post lives under
 // "blog/", as create_blog_post makes it, so an exported site with posts imports again and a migrated
 // post keeps the address its blog index links to. Anything else about a slug is still refused.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // PostgreSQL only (PGlite runs one transaction at a time, so the interleaving cannot happen there):
-// the blob race of issue 10 item 1, made deterministic with row locks held by the test. Two Sitegate
+// the blob race (R-REL-1), made deterministic with row locks held by the test. Two Sitegate
 // instances with their own pools share one database (and its blob table):
 //   A (instance 1) writes image X — new bytes — then waits inside its transaction on its company row;
 //   B (instance 2) writes the same X — already there — then waits inside its transaction too;

@@ -1,4 +1,4 @@
-// The demo's first start (issue 10 item 10), on the backend this run uses: PostgreSQL when
+// The demo's first start (R-REL-4), on the backend this run uses: PostgreSQL when
 // DATABASE_URL is set (a fresh database of its own), else the embedded one. DATA_DIR does not exist
 // beforehand. A first start killed half-way through seeding leaves nothing; the next start seeds once;
 // every later start finds the demo in the database and prints the same details.

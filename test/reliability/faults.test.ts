@@ -1,4 +1,4 @@
-// The fault suite (issue 10): one real server is killed with SIGKILL at a chosen point per step
+// The fault suite: one real server is killed with SIGKILL at a chosen point per step
 // (test-only hook, src/kernel/fault.ts: SITEGATE_FAULT) and restarted on the same data — the embedded
 // database in its DATA_DIR, or a fresh PostgreSQL database of its own when DATABASE_URL is set — and at
 // the end the invariants of docs/reliability.md are checked on what it left behind:
@@ -61,7 +61,7 @@ describe.sequential('kill -9 at chosen points, then restart', () => {
     const c = await start(dir, { ...store.env, SITEGATE_FAULT: 'after-write-commit' });
     demo = c.demo;
     last = c;
-    // Without SMTP_URL the server says loudly, at start, that no email can leave (issue 10 item 6).
+    // Without SMTP_URL the server says loudly, at start, that no email can leave.
     await until(() => c.server.err().includes('SMTP_URL is not set'), 100);
     expect(
       await call(c, demo.tokens.all, 'create_page', { websiteId: demo.websites.main, title }),

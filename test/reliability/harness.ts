@@ -1,4 +1,4 @@
-// The fault suite's harness (issue 10): a real `sitegate serve --demo` child on the embedded database
+// The fault suite's harness: a real `sitegate serve --demo` child on the embedded database
 // in a DATA_DIR of its own, armed with one test-only fault point (src/ops/fault.ts) that makes it kill
 // itself with SIGKILL at that exact moment; then the test restarts it, or opens its database, and
 // checks what survived. Every wait is bounded.

@@ -1,4 +1,4 @@
-// Issue 10 item 9: a tool's context is typed by its declared transaction mode. Only a tool declared
+// A tool's context (R-REL-3) is typed by its declared transaction mode. Only a tool declared
 // 'one' (the default) receives `ctx.tx`, the call's transaction; a tool declared 'none' or 'own' receives
 // the pool as `ctx.db` and has no `ctx.tx`. The proof is the type checker (`npm run typecheck` fails if
 // an @ts-expect-error below stops being an error); the test checks the call path agrees at run time.

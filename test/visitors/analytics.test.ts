@@ -1,4 +1,4 @@
-// Privacy-first page views (issue 15 item 3): the published site counts N requests from one address
+// Privacy-first page views (R-VIS-3): the published site counts N requests from one address
 // as N views (up to the hourly cap: test/attack/page-view-inflation.test.ts) and 1 visitor; bots,
 // prefetches, HEAD, missing pages and thank-you pages count nothing; a connected custom domain serves
 // and counts the site too; get_analytics_summary reports it; and no IP address or user agent is

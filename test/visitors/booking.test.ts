@@ -1,7 +1,7 @@
-// Booking requests from the published site (issue 15 item 2): a public service with a duration offers
+// Booking requests from the published site (R-VIS-2): a public service with a duration offers
 // a request form; a request becomes a booking with status `requested`, read in the site's time zone,
 // fenced in list_bookings, counted in analytics, mailed to the owner. Statuses other than no_show stay
-// with the owner (SPEC §3). Every refusal writes nothing.
+// with the owner. Every refusal writes nothing.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, services } from '../../src/db/schema.js';

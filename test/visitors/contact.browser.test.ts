@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 15 tests): a visitor fills the contact form of a published site; the
+// End to end in Chromium (R-VIS-1): a visitor fills the contact form of a published site; the
 // lead reaches the agent through list_leads over the MCP client, fenced; the owner's notification is
 // in the outbox and arrives at a real SMTP server; Activity holds none of the visitor's words; the
 // form works with JavaScript disabled and is accessible (axe-core, labels, errors tied to fields);

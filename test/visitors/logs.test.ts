@@ -1,4 +1,4 @@
-// Visitor text never reaches the logs (issue 15; DESIGN §4 "no personal data in logs"): a spam drop
+// Visitor text never reaches the logs (R-SEC-3): a spam drop
 // is logged by website and reason, and a database failure while storing a submission — whose error
 // message quotes the statement's parameters — is logged by its code alone.
 import { Writable } from 'node:stream';

@@ -1,4 +1,4 @@
-// The contact form's spam defences (issue 15 item 1): a honeypot, a signed minimum fill time, limits
+// The contact form's spam defences: a honeypot, a signed minimum fill time, limits
 // per sender address and per website, and a body cap. Each refuses — and writes nothing: no lead, no
 // owner email, no analytics event. Driven over real HTTP from distinct loopback addresses.
 import { FormData } from 'undici';

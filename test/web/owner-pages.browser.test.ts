@@ -1,4 +1,4 @@
-// The owner's own pages in Chromium (issue 12 items 2–4): the home lists their sites with preview, live
+// The owner's own pages in Chromium (R-WEB-4): the home lists their sites with preview, live
 // and restore links, pending approvals with a count and recent Activity; restore points round-trip a
 // merge (merge, edit, restore → the draft equals the restore point) behind a CSRF-protected
 // confirmation, logged in Activity, refused to a non-owner with nothing written; and every owner page

@@ -50,7 +50,7 @@ export function parseFields<S extends z.ZodRawShape>(
   fields: Record<string, string>,
 ): { ok: true; value: z.infer<z.ZodObject<S>> } | { ok: false; errors: FieldErrors } {
   const input: Record<string, string> = {};
-  // Browsers send a textarea's line breaks as CRLF (HTML §4.10.21.5); stored text uses LF.
+  // Browsers send a textarea's line breaks as CRLF (the HTML standard's form submission); stored text uses LF.
   for (const k of Object.keys(shape)) input[k] = (fields[k] ?? '').replace(/\r\n?/g, '\n');
   const r = z.object(shape).safeParse(input);
   if (r.success) return { ok: true, value: r.data };

@@ -6,23 +6,8 @@ import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';
 import { assets, brands, pages as pageRows, websites } from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
-import type { Role } from '../../kernel/scopes.js';
-import { authorizePerson } from '../../gate/person.js';
-import { Refusal } from '../../kernel/errors.js';
+import { memberRole } from '../../gate/person.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
-
-/**
- * The user's live role on the website, or null when not a member (or the site does not exist or was
- * deleted): the gate's decision for a person previewing the site (src/gate/person.ts).
- */
-export async function memberRole(db: Db, userId: string, websiteId: string): Promise<Role | null> {
-  try {
-    return (await authorizePerson(db, { userId }, 'site.preview', websiteId)).role;
-  } catch (err) {
-    if (err instanceof Refusal) return null;
-    throw err;
-  }
-}
 
 export type SiteView = {
   websiteId: string;
@@ -120,6 +105,6 @@ export async function visibleAsset(db: Db, assetId: string, userId: string | nul
     .where(and(eq(assets.id, assetId), isNull(websites.deletedAt)));
   if (!row) return null;
   if (row.publishedRev !== null) return row.asset;
-  if (userId && (await memberRole(db, userId, row.asset.websiteId))) return row.asset;
+  if (userId && (await memberRole(db, { userId }, row.asset.websiteId))) return row.asset;
   return null;
 }

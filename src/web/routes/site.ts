@@ -8,7 +8,8 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { countPageView } from '../../domain/analytics/page-views.js';
 import { isHumanVisit } from '../../domain/analytics/record.js';
 import { liveWebsiteForHost } from '../../domain/domains/site-host.js';
-import { memberRole, visibleAsset } from '../../domain/sites/view.js';
+import { visibleAsset } from '../../domain/sites/view.js';
+import { memberRole } from '../../gate/person.js';
 import type { AppDeps } from '../deps.js';
 import { customHost } from '../../kernel/custom-host.js';
 import { type RenderSite, renderNotice } from '../render/page.js';
@@ -48,7 +49,7 @@ export function publishedSite(deps: AppDeps) {
       const now = clock();
       if (ref.ownHost) {
         const user = await sessionOf(c, db, now, cookiePolicy(config.baseUrl));
-        if (user && (await memberRole(db, user.id, ref.websiteId))) return;
+        if (user && (await memberRole(db, { userId: user.id }, ref.websiteId))) return;
       }
       const view = {
         websiteId: ref.websiteId,
