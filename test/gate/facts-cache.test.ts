@@ -3,7 +3,7 @@
 // to another workspace, deleted by its owner) is decided on fresh facts at the very next call. Runs on PGlite (change feed)
 // and, with DATABASE_URL, on PostgreSQL (workspace versions).
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { callerForToken } from '../../src/auth/connections.js';
 import type { Database } from '../../src/db/client.js';
 import { companies, websiteMembers, websites } from '../../src/db/schema.js';
@@ -21,7 +21,6 @@ beforeAll(async () => {
   database = await testDatabase();
   caches = createCaches(database.feed, database.cacheVersion);
 });
-afterAll(() => database?.close());
 
 /** The gate's cache, counting the times it had to read the facts from the database. */
 function counting(cache: GateFactsCache) {
