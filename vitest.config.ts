@@ -13,6 +13,8 @@ if (!hasChromium) {
 }
 
 const TOOL_FILES = 'test/tools/**/*.test.ts';
+/** Files that need a fresh worker of their own (none today). */
+const ISOLATED: string[] = [];
 
 // What both projects below share. Spelled out rather than inherited (`extends: true`), because an
 // inherited `include` would be merged with a project's own rather than replaced by it.
@@ -34,19 +36,26 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
+      // Every other file shares its worker's modules with the files before it (loading the service's
+      // modules was most of a file's time) but not its database: test/setup-database.ts gives each file
+      // its own and closes it after. What else a file changes (environment variables, the working
+      // folder) it puts back; a file that cannot goes in ISOLATED. CI runs the files in a shuffled
+      // order (.ci/run), so a file that leans on another's leftovers fails there, not by chance.
       {
         test: {
           ...shared,
-          name: 'isolated',
+          name: 'shared',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: [...shared.exclude, TOOL_FILES],
+          exclude: [...shared.exclude, TOOL_FILES, ...ISOLATED],
+          isolate: false,
         },
       },
+      ...(ISOLATED.length
+        ? [{ test: { ...shared, name: 'isolated', include: [...ISOLATED] } }]
+        : []),
       // The tool files (test/tools/<tool>.test.ts, on test/tools/kit.ts) make a fresh workspace per
-      // test and no global sweep, so the files of one worker share its modules and its database
-      // (test/helpers/db.ts opens it once per module graph; test/setup-database.ts makes one per
-      // worker on PostgreSQL): loading the service's modules and opening a database is most of a
-      // tool file's time.
+      // test and no global sweep, so they share their worker's database too (test/helpers/db.ts opens
+      // it once per module graph; test/setup-database.ts makes one per worker on PostgreSQL).
       {
         test: {
           ...shared,
