@@ -6,7 +6,15 @@
 // On PostgreSQL: a migrated template database for this run, which test/setup-database.ts copies into
 // one database per test file; all of them are dropped when the run ends.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -19,6 +27,8 @@ declare module 'vitest' {
     pgliteImage: string;
     /** On PostgreSQL: the server (DATABASE_URL as given), the run's template and its files' prefix. */
     pgTemplate: { server: string; template: string; prefix: string } | null;
+    /** A migrated embedded data folder (`pgdata`) for child processes to start from, or ''. */
+    pgliteDataDir: string;
     /** The project's files share their worker's database (vitest.config.ts), not one each. */
     dbPerWorker: boolean;
   }
@@ -46,15 +56,20 @@ function imageKey(): string {
 export default async function setup(project: TestProject) {
   const server = process.env.DATABASE_URL;
   project.provide('pgTemplate', null);
+  if (process.env.SITEGATE_TEST_IMAGE === '0') {
+    project.provide('pgliteImage', '');
+    project.provide('pgliteDataDir', '');
+    if (server) return postgresTemplate(project, server);
+    return;
+  }
+  const key = imageKey();
+  // Also on PostgreSQL: some children run on the embedded database whatever the run's backend.
+  project.provide('pgliteDataDir', await migratedDataDir(key));
   if (server) {
     project.provide('pgliteImage', '');
     return postgresTemplate(project, server);
   }
-  if (process.env.SITEGATE_TEST_IMAGE === '0') {
-    project.provide('pgliteImage', '');
-    return;
-  }
-  const file = path.join(tmpdir(), `sitegate-test-pglite-${imageKey()}.tar`);
+  const file = path.join(tmpdir(), `sitegate-test-pglite-${key}.tar`);
   if (!existsSync(file)) {
     const database = await openDatabase({ memory: true });
     const image = await database.pglite!.dumpDataDir('none');
@@ -65,6 +80,27 @@ export default async function setup(project: TestProject) {
     renameSync(part, file);
   }
   project.provide('pgliteImage', file);
+}
+
+/**
+ * A data folder as a first start leaves it (initdb, the migrations, synced), made once per key: a
+ * child `sitegate` whose test is not about its first start copies it (test/reliability/harness.ts)
+ * instead of paying initdb and the migrations in a child process of its own.
+ */
+async function migratedDataDir(key: string): Promise<string> {
+  const dir = path.join(tmpdir(), `sitegate-test-datadir-${key}`);
+  const pgdata = path.join(dir, 'pgdata');
+  if (existsSync(path.join(pgdata, 'PG_VERSION'))) return pgdata;
+  const part = mkdtempSync(`${dir}.part-`);
+  const database = await openDatabase({ dataDir: part });
+  await database.close();
+  try {
+    renameSync(part, dir);
+  } catch {
+    // Another run made it first.
+    rmSync(part, { recursive: true, force: true });
+  }
+  return pgdata;
 }
 
 /** Makes and migrates the run's template; returns the teardown that drops it and every file's copy. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeed } from '../../src/db/schema.js';
 import { DEMO_TOKENS_FILE } from '../../src/demo/demo-tokens.js';
 import { testDatabase } from '../helpers/db.js';
-import { backend, newDataDir, start, stop } from '../reliability/harness.js';
+import { backend, newDataDir, preparedDataDir, start, stop } from '../reliability/harness.js';
 
 let where: Awaited<ReturnType<typeof backend>>;
 beforeAll(async () => {
@@ -66,7 +66,7 @@ async function foundIn(dataDir: string, secrets: string[]): Promise<string[]> {
 
 describe('the demo’s tokens', () => {
   it('are never in the database; kept 0600 in DATA_DIR, printed again from there, or not at all', async () => {
-    const dataDir = newDataDir('demo-at-rest');
+    const dataDir = preparedDataDir('demo-at-rest');
     const out = path.join(newDataDir('demo-at-rest-out'), 'demo.json');
     const first = await start(dataDir, where.env, out);
     const printed = first.server.out();

@@ -4,6 +4,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { withMigratedDatabase } from '../reliability/harness.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -28,7 +29,7 @@ it('backs up a serving instance under writes; restores into a fresh folder; the 
     .toBuffer();
   await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
   const root = mkdtempSync(path.join(tmpdir(), 'sitegate-backup-'));
-  const dataDir = path.join(root, 'data');
+  const dataDir = withMigratedDatabase(path.join(root, 'data'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };

@@ -10,7 +10,7 @@
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
-import { type Child, backend, call, newDataDir, start } from '../reliability/harness.js';
+import { type Child, backend, call, preparedDataDir, start } from '../reliability/harness.js';
 import { until } from '../helpers/process.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -49,7 +49,7 @@ afterAll(() => {
 });
 
 it('SIGTERM with a drain: /readyz says 503 at once, calls are still answered, then exit 0', async () => {
-  const c = await start(newDataDir('drain'), { SHUTDOWN_DRAIN_MS: '8000', LOG_LEVEL: 'info' });
+  const c = await start(preparedDataDir('drain'), { SHUTDOWN_DRAIN_MS: '8000', LOG_LEVEL: 'info' });
   children.push(c);
   // A proxy's idle keep-alive connection, opened before the SIGTERM.
   const kept = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -103,7 +103,7 @@ const accepts = (port: number) =>
 
 it('a request on its way over an idle keep-alive connection when the listener closes is answered, not reset', async () => {
   // No drain (the default): the listener closes at SIGTERM, with a proxy's keep-alive connection idle.
-  const c = await start(newDataDir('close-race'), { SHUTDOWN_DRAIN_MS: '0' });
+  const c = await start(preparedDataDir('close-race'), { SHUTDOWN_DRAIN_MS: '0' });
   children.push(c);
   const port = Number(new URL(c.base).port);
   const kept = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -130,7 +130,7 @@ it.runIf(pgUrl)(
       proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
       const through = new URL(db.databaseUrl!);
       through.host = proxy.address;
-      const c = await start(newDataDir('deadline'), {
+      const c = await start(preparedDataDir('deadline'), {
         DATABASE_URL: through.toString(),
         SHUTDOWN_TIMEOUT_MS: '1500',
         LOG_LEVEL: 'info',

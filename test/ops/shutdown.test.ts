@@ -3,6 +3,7 @@
 // It stops accepting connections at once, answers all 20, writes their Activity, and exits 0.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { withMigratedDatabase } from '../reliability/harness.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -26,7 +27,7 @@ it('SIGTERM during 20 in-flight calls: no new connections, all 20 answered, Acti
     .toBuffer();
   await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
   const providerUrl = `http://127.0.0.1:${(provider.address() as { port: number }).port}/generate`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitegate-shutdown-'));
+  const dataDir = withMigratedDatabase(mkdtempSync(path.join(tmpdir(), 'sitegate-shutdown-')));
   const port = await freePort();
   const demoOut = path.join(dataDir, 'demo-out.json');
   // Embedded database on purpose: the child owns DATA_DIR; the test opens it after the exit.

@@ -18,9 +18,9 @@ import {
 import { type TestDns, startTestDns } from '../helpers/dns-server.js';
 import { type FixtureSite, startFixtureSite } from '../migrate/fixture-site.js';
 import { type AssetServer, bigSite, pixel, startAssetServer } from '../portable/fixtures.js';
-import { type Child, backend, call, killed, newDataDir, start, stop, withDb } from './harness.js';
+import { type Child, backend, call, killed, preparedDataDir, start, stop, withDb } from './harness.js';
 
-const dir = newDataDir('activity-at-commit');
+const dir = preparedDataDir('activity-at-commit');
 const FAULT = 'after-own-commit';
 const hostname = 'shop.harbor-fault.example';
 const siteName = 'Imported before the crash';

@@ -29,9 +29,9 @@ import { queueMail } from '../../src/domain/mail/outbox.js';
 import { until } from '../helpers/process.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { type AssetServer, bigSite, pixel, startAssetServer } from '../portable/fixtures.js';
-import { type Child, backend, call, killed, newDataDir, start, stop, withDb } from './harness.js';
+import { type Child, backend, call, killed, preparedDataDir, start, stop, withDb } from './harness.js';
 
-const dir = newDataDir('faults');
+const dir = preparedDataDir('faults');
 let store: Awaited<ReturnType<typeof backend>>;
 const where = () => ({ dataDir: dir, databaseUrl: store.databaseUrl });
 const title = 'Opening hours after the crash';

@@ -2,7 +2,8 @@
 // in a DATA_DIR of its own, armed with one test-only fault point (src/ops/fault.ts) that makes it kill
 // itself with SIGKILL at that exact moment; then the test restarts it, or opens its database, and
 // checks what survived. Every wait is bounded.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/client.js';
@@ -19,6 +20,28 @@ export type DemoOut = {
 export type Child = { server: Running; base: string; demo: DemoOut; dataDir: string };
 
 export const newDataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `sitegate-${name}-`));
+
+/**
+ * Puts into `dataDir` an embedded database already made and migrated, copied from the run's
+ * (test/global-setup.ts): for a child whose test is not about a first start, which would otherwise
+ * spend most of its start-up on initdb. Outside Vitest (a benchmark) the folder is left as it is.
+ */
+export function withMigratedDatabase(dataDir: string): string {
+  let template = '';
+  try {
+    template = inject('pgliteDataDir');
+  } catch {
+    // Outside Vitest: a first start.
+  }
+  if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
+  return dataDir;
+}
+
+/** A new DATA_DIR for a `sitegate serve` child: on the embedded database, with it made already. */
+export function preparedDataDir(name: string): string {
+  const dir = newDataDir(name);
+  return process.env.DATABASE_URL ? dir : withMigratedDatabase(dir);
+}
 
 /**
  * The backend of this run: with DATABASE_URL, a fresh PostgreSQL database of the suite's own (dropped

@@ -8,9 +8,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { assets, companies, idempotencyKeys, websites } from '../../src/db/schema.js';
 import { RESERVATION_LEASE_MS, settleReservations } from '../../src/domain/library/generate.js';
-import { type Child, backend, call, killed, newDataDir, start, stop, withDb } from './harness.js';
+import { type Child, backend, call, killed, preparedDataDir, start, stop, withDb } from './harness.js';
 
-const dir = newDataDir('idempotency-crash');
+const dir = preparedDataDir('idempotency-crash');
 let store: Awaited<ReturnType<typeof backend>>;
 const where = () => ({ dataDir: dir, databaseUrl: store.databaseUrl });
 let last: Child | undefined;
