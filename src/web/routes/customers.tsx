@@ -9,7 +9,7 @@ import type { AppDeps } from '../deps.js';
 import { consolePath } from '../pages/console.js';
 import { ConfirmErasePage, CustomersPage } from '../pages/customers.js';
 import type { WebEnv } from '../session.js';
-import { field } from './console.js';
+import { field, ownerAction } from './owner-action.js';
 
 const BASE = '/dashboard/sites/:websiteId/customers';
 const count = (v: string | undefined) => Math.max(0, Math.min(1_000_000, Number.parseInt(v ?? '0', 10) || 0));
@@ -66,18 +66,20 @@ export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
     );
   });
 
-  app.post(`${BASE}/erase`, async (c) => {
-    const id = c.req.param('websiteId');
-    const email = field(await c.req.parseBody(), 'email', 300);
-    const r = await asPerson(services, c.get('user')!.id, 'customers.erase', id, (ctx) =>
-      erasePerson(ctx, email),
-    );
-    const q = new URLSearchParams({
-      done: 'erased',
-      leads: String(r.leads),
-      bookings: String(r.bookings),
-      contacts: String(r.contacts),
-    });
-    return c.redirect(`${consolePath(id)}/customers?${q}`, 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/erase`,
+    action: 'customers.erase',
+    input: (form) => field(form, 'email', 300),
+    run: erasePerson,
+    done: (id, r) => {
+      const q = new URLSearchParams({
+        done: 'erased',
+        leads: String(r.leads),
+        bookings: String(r.bookings),
+        contacts: String(r.contacts),
+      });
+      return `${consolePath(id)}/customers?${q}`;
+    },
+    back: (id) => ({ href: `${consolePath(id)}/customers`, label: 'Back to the customers' }),
   });
 }

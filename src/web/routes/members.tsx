@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps.js';
 import { consolePath } from '../pages/console.js';
 import { ConfirmRemovePage, MembersPage } from '../pages/members.js';
 import type { WebEnv } from '../session.js';
+import { ownerAction } from './owner-action.js';
 
 const BASE = '/dashboard/sites/:websiteId';
 
@@ -54,19 +55,22 @@ export function mountMembers(app: Hono<WebEnv>, deps: AppDeps): void {
     );
   });
 
-  app.post(`${BASE}/members/:userId/remove`, async (c) => {
-    const id = c.req.param('websiteId');
-    await asPerson(services, c.get('user')!.id, 'members.remove', id, (ctx) =>
-      removeMember(ctx, c.req.param('userId')),
-    );
-    return c.redirect(`${consolePath(id)}/members?done=removed`, 303);
+  const back = (id: string) => ({ href: `${consolePath(id)}/members`, label: 'Back to the members' });
+  ownerAction(app, deps, {
+    path: `${BASE}/members/:userId/remove`,
+    action: 'members.remove',
+    input: (_form, params) => params.userId!,
+    run: removeMember,
+    done: (id) => `${consolePath(id)}/members?done=removed`,
+    back,
   });
 
-  app.post(`${BASE}/invitations/:invitationId/revoke`, async (c) => {
-    const id = c.req.param('websiteId');
-    await asPerson(services, c.get('user')!.id, 'invitations.revoke', id, (ctx) =>
-      revokeInvitation(ctx, c.req.param('invitationId')),
-    );
-    return c.redirect(`${consolePath(id)}/members?done=revoked`, 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/invitations/:invitationId/revoke`,
+    action: 'invitations.revoke',
+    input: (_form, params) => params.invitationId!,
+    run: revokeInvitation,
+    done: (id) => `${consolePath(id)}/members?done=revoked`,
+    back,
   });
 }
