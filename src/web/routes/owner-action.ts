@@ -11,7 +11,8 @@ import type { SiteCtx } from '../../domain/context.js';
 import type { PersonAction } from '../../gate/person.js';
 import type { AppDeps } from '../deps.js';
 import { answerRefusalsWith, refusalPage } from '../refusal.js';
-import type { WebEnv } from '../session.js';
+import type { SessionUser, WebEnv } from '../session.js';
+import { timeZoneOf } from '../../domain/crm/booking-request.js';
 
 export type Form = Record<string, unknown>;
 
@@ -48,4 +49,34 @@ export function ownerAction<I, R>(app: Hono<WebEnv>, deps: AppDeps, spec: OwnerA
     );
     return c.redirect(spec.done(websiteId, result), 303);
   });
+}
+
+/** What every console page is given: who looks, the form token, and the website's name and zone. */
+export type ConsoleBase = {
+  user: SessionUser;
+  csrf: string;
+  siteId: string;
+  siteName: string;
+  timeZone: string;
+};
+
+/**
+ * A console page's data: the gate decides for the signed-in person on live facts, then `load` reads
+ * what the page shows, in the same transaction.
+ */
+export async function consoleView<T>(
+  c: Context<WebEnv>,
+  deps: AppDeps,
+  action: PersonAction,
+  load: (ctx: SiteCtx) => Promise<T>,
+): Promise<ConsoleBase & T> {
+  const user = c.get('user')!;
+  return asPerson(deps.services, user.id, action, c.req.param('websiteId') ?? '', async (ctx, site) => ({
+    user,
+    csrf: c.get('csrf'),
+    siteId: site.id,
+    siteName: site.name,
+    timeZone: timeZoneOf(site.config),
+    ...(await load(ctx)),
+  }));
 }
