@@ -14,6 +14,9 @@ import { Time } from './time.js';
 
 type Base = { user: SessionUser; csrf: string };
 
+/** What every console page is given: who looks, the form token, and the website's name and zone. */
+export type ConsoleBase = Base & { siteId: string; siteName: string; timeZone: string };
+
 export const consolePath = (id: string) => `/dashboard/sites/${encodeURIComponent(id)}`;
 
 const DONE: Record<string, string> = {
@@ -39,6 +42,7 @@ const CSS = CONSOLE_CSS;
 /** The console's sections, in the order of its sub-navigation. */
 const SECTIONS = [
   ['pages', '', 'Pages and publishing'],
+  ['bookings', '/bookings', 'Bookings'],
   ['customers', '/customers', 'Customers'],
   ['members', '/members', 'Members'],
   ['restore-points', '/restore-points', 'Restore points'],

@@ -6,6 +6,7 @@ import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountConsole } from './console.js';
+import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
 import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
@@ -31,6 +32,7 @@ export const ROUTES: RouteModule[] = [
   mountPreview,
   mountInvitations,
   mountConsole,
+  mountBookings,
   mountCustomers,
   mountMembers,
 ];

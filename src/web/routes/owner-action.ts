@@ -11,7 +11,8 @@ import type { SiteCtx } from '../../domain/context.js';
 import type { PersonAction } from '../../gate/person.js';
 import type { AppDeps } from '../deps.js';
 import { answerRefusalsWith, refusalPage } from '../refusal.js';
-import type { SessionUser, WebEnv } from '../session.js';
+import type { WebEnv } from '../session.js';
+import type { ConsoleBase } from '../pages/console.js';
 import { timeZoneOf } from '../../domain/crm/booking-request.js';
 
 export type Form = Record<string, unknown>;
@@ -50,15 +51,6 @@ export function ownerAction<I, R>(app: Hono<WebEnv>, deps: AppDeps, spec: OwnerA
     return c.redirect(spec.done(websiteId, result), 303);
   });
 }
-
-/** What every console page is given: who looks, the form token, and the website's name and zone. */
-export type ConsoleBase = {
-  user: SessionUser;
-  csrf: string;
-  siteId: string;
-  siteName: string;
-  timeZone: string;
-};
 
 /**
  * A console page's data: the gate decides for the signed-in person on live facts, then `load` reads
