@@ -43,6 +43,7 @@ const CSS = CONSOLE_CSS;
 const SECTIONS = [
   ['pages', '', 'Pages and publishing'],
   ['bookings', '/bookings', 'Bookings'],
+  ['services', '/services', 'Services'],
   ['customers', '/customers', 'Customers'],
   ['members', '/members', 'Members'],
   ['restore-points', '/restore-points', 'Restore points'],

@@ -8,6 +8,7 @@ import { mountConnect } from './connect.js';
 import { mountConsole } from './console.js';
 import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
+import { mountServices } from './services.js';
 import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
@@ -33,6 +34,7 @@ export const ROUTES: RouteModule[] = [
   mountInvitations,
   mountConsole,
   mountBookings,
+  mountServices,
   mountCustomers,
   mountMembers,
 ];
