@@ -1,5 +1,5 @@
 // crm_update (R-CRM-1 to R-CRM-3): sets status, handled, note
-// and followUpAt (leads only) on one record of this website. It never deletes, never touches an
+// and followUpAt (leads and contacts) on one record of this website. It never deletes, never touches an
 // email or any visitor-written field, and never messages anyone. A booking's status can only
 // become `no_show`: cancelling, completing, restoring and rescheduling email the customer, so they
 // belong to the owner in the app. A record of another site is the same not_found as a missing id.
@@ -8,8 +8,8 @@ import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 
-const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
-const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
+export const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
 const BOOKING_SETTABLE = ['no_show'] as const;
 
 export type CrmRecord = 'lead' | 'booking' | 'contact';
@@ -23,6 +23,8 @@ export type CrmUpdateInput = {
 };
 
 const TABLES = { lead: leads, booking: bookings, contact: contacts } as const;
+/** The records with a follow-up date. */
+const FOLLOWED = { lead: leads, contact: contacts } as const;
 
 /** The changed field names, in a stable order (what Activity may name, R-CRM-3). */
 export function changedFields(input: CrmUpdateInput): string[] {
@@ -34,8 +36,8 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   if (!fields.length) {
     throw invalidInput('Nothing to update.', 'Pass at least one of status, handled, note or followUpAt.');
   }
-  if (input.followUpAt !== undefined && input.record !== 'lead') {
-    throw new Refusal('not_settable', `followUpAt exists on leads only, not on a ${input.record}.`);
+  if (input.followUpAt !== undefined && input.record === 'booking') {
+    throw new Refusal('not_settable', 'followUpAt exists on leads and contacts, not on a booking.');
   }
   if (input.status !== undefined) checkStatus(input.record, input.status);
 
@@ -56,10 +58,10 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
     .select({ status: table.status, handled: table.handled, note: table.note })
     .from(table)
     .where(eq(table.id, row.id));
-  const [lead] =
-    input.record === 'lead'
-      ? await ctx.tx.select({ followUpAt: leads.followUpAt }).from(leads).where(eq(leads.id, row.id))
-      : [];
+  const followed = input.record === 'booking' ? null : FOLLOWED[input.record];
+  const [lead] = followed
+    ? await ctx.tx.select({ followUpAt: followed.followUpAt }).from(followed).where(eq(followed.id, row.id))
+    : [];
   return {
     record: input.record,
     id: row.id,
