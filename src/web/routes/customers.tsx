@@ -1,11 +1,14 @@
 // The console's customers page: leads, bookings and contacts, and erasing one person's
 // personal data. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
 import type { Hono } from 'hono';
-import { customersOf } from '../../domain/crm/customers.js';
+import { customerOf, customersOf } from '../../domain/crm/customers.js';
+import { followUpDay, ownerUpdateCustomer } from '../../domain/crm/owner-update.js';
+import { CONTACT_STATUSES, LEAD_STATUSES } from '../../domain/crm/update.js';
+import { notFound } from '../../kernel/errors.js';
 import { erasePerson, erasurePreview } from '../../domain/crm/erase.js';
 import type { AppDeps } from '../deps.js';
 import { consolePath } from '../pages/console.js';
-import { ConfirmErasePage, CustomersPage } from '../pages/customers.js';
+import { ConfirmErasePage, CustomersPage, EditCustomerPage } from '../pages/customers.js';
 import type { WebEnv } from '../session.js';
 import { consoleView, field, ownerAction } from './owner-action.js';
 
@@ -22,7 +25,45 @@ export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
       q.done === 'erased'
         ? { leads: count(q.leads), bookings: count(q.bookings), contacts: count(q.contacts) }
         : null;
-    return c.html(<CustomersPage {...view} erased={erased} />);
+    return c.html(<CustomersPage {...view} erased={erased} done={q.done} />);
+  });
+
+  // A lead's or contact's status, handled, note and follow-up date (crm_update's own function).
+  const KINDS = { lead: LEAD_STATUSES, contact: CONTACT_STATUSES } as const;
+  const kindOf = (k: string | undefined): 'lead' | 'contact' => {
+    if (k !== 'lead' && k !== 'contact') throw notFound('page');
+    return k;
+  };
+  app.get(`${BASE}/:kind/:id`, async (c) => {
+    const kind = kindOf(c.req.param('kind'));
+    const view = await consoleView(c, deps, 'customers.read', async (ctx) => ({
+      row: await customerOf(ctx, kind, c.req.param('id')),
+    }));
+    return c.html(
+      <EditCustomerPage
+        {...view}
+        row={view.row}
+        statuses={KINDS[kind]}
+        followUp={followUpDay(view.row.followUpAt, view.timeZone)}
+      />,
+    );
+  });
+
+  ownerAction(app, deps, {
+    path: `${BASE}/:kind/:id`,
+    action: 'customers.update',
+    input: (form, params) => ({
+      record: kindOf(params.kind),
+      id: params.id!,
+      shown: field(form, 'shown', 40),
+      status: field(form, 'status', 40),
+      handled: field(form, 'handled') === '1',
+      note: field(form, 'note', 4_000),
+      followUp: field(form, 'followUp', 20),
+    }),
+    run: ownerUpdateCustomer,
+    done: (id, r) => `${consolePath(id)}/customers?done=${r.changed.length ? 'updated' : 'unchanged'}`,
+    back: (id) => ({ href: `${consolePath(id)}/customers`, label: 'Back to the customers' }),
   });
 
   app.get(`${BASE}/erase`, async (c) => {
