@@ -143,15 +143,7 @@ export async function changeBooking(
       'Open the bookings again and decide on what they show now.',
     );
   }
-  if (!(rule.from as readonly string[]).includes(row.status)) {
-    throw new Refusal(
-      'not_settable',
-      `A booking that is ${statusWords(row.status)} cannot be ${PAST[change]}.`,
-    );
-  }
-  if (rule.when === 'started' && row.startsAt > ctx.now) {
-    throw new Refusal('not_settable', `This booking has not started yet, so it cannot be ${PAST[change]}.`);
-  }
+  assertAllowed(change, row, ctx.now);
   const duration = row.endsAt.getTime() - row.startsAt.getTime();
   const site = await siteOf(ctx);
   let startsAt = row.startsAt;
@@ -196,13 +188,38 @@ export async function changeBooking(
   return { bookingId: row.id, status: rule.to, mail };
 }
 
+/**
+ * Refuses a change the booking's status does not allow, or one that needs the booking to have started
+ * (completed, no-show) before it has. crm_update's no-show asks the same (update.ts).
+ */
+export function assertAllowed(
+  change: BookingChange,
+  row: { status: string; startsAt: Date },
+  now: Date,
+): void {
+  const rule = BOOKING_RULES[change];
+  if (!(rule.from as readonly string[]).includes(row.status)) {
+    throw new Refusal(
+      'not_settable',
+      `A booking that is ${statusWords(row.status)} cannot be ${PAST[change]}.`,
+    );
+  }
+  if (rule.when === 'started' && row.startsAt > now) {
+    throw new Refusal(
+      'not_settable',
+      `This booking has not started yet, so it cannot be ${PAST[change]}.`,
+      'Try again after the booking’s start time.',
+    );
+  }
+}
+
 const PAST: Record<BookingChange, string> = {
   confirm: 'confirmed',
   decline: 'declined',
   reschedule: 'rescheduled',
   cancel: 'cancelled',
   complete: 'marked completed',
-  no_show: 'marked a no-show',
+  no_show: 'marked as a no-show',
   restore: 'restored',
 };
 

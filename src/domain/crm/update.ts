@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
+import { assertAllowed } from '../bookings/owner.js';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
 export const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
@@ -45,7 +46,7 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   const mine = and(eq(table.id, input.id), eq(table.websiteId, ctx.website.id));
   const [row] = await ctx.tx.select({ id: table.id }).from(table).where(mine).for('update');
   if (!row) throw notFound(input.record);
-  if (input.record === 'booking' && input.status === 'no_show') await assertStarted(ctx, row.id);
+  if (input.record === 'booking' && input.status === 'no_show') await assertNoShow(ctx, row.id);
 
   const set: Record<string, unknown> = { updatedAt: ctx.now };
   if (input.status !== undefined) set.status = input.status;
@@ -73,16 +74,13 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   };
 }
 
-/** A booking that has not started cannot be a no-show. */
-async function assertStarted(ctx: SiteCtx, id: string): Promise<void> {
-  const [b] = await ctx.tx.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, id));
-  if (b && b.startsAt > ctx.now) {
-    throw new Refusal(
-      'not_settable',
-      'This booking has not started yet, so it cannot be marked as a no-show.',
-      'Try again after the booking’s start time.',
-    );
-  }
+/** The console's own rule for a no-show (a confirmed or completed booking that has started). */
+async function assertNoShow(ctx: SiteCtx, id: string): Promise<void> {
+  const [b] = await ctx.tx
+    .select({ status: bookings.status, startsAt: bookings.startsAt })
+    .from(bookings)
+    .where(eq(bookings.id, id));
+  if (b) assertAllowed('no_show', b, ctx.now);
 }
 
 function checkStatus(record: CrmRecord, status: string): void {

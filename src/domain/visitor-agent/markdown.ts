@@ -4,6 +4,7 @@
 import { ASSET_ID } from '../sections/types.js';
 import type { SnapshotPage } from '../sites/draft.js';
 import { type SiteView, pageAt, sitePathOf } from '../sites/view.js';
+import type { PublicService } from './site.js';
 
 /** Where the live site is: its root (`https://example.com` or `<base>/sites/<id>`) and the service's origin. */
 export type SiteAddress = { siteUrl: string; assetOrigin: string };
@@ -117,16 +118,6 @@ export function livePage(view: SiteView, path: string): SnapshotPage | null {
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
-/** A public service with a page of its own on the live site (`/book/<id>`): what search can find of it. */
-export type SearchableService = {
-  serviceId: string;
-  name: string;
-  description: string;
-  durationMinutes: number | null;
-  price: string | null;
-  bookable: boolean;
-};
-
 /**
  * The live pages, and the pages of bookable public services, that contain every word of the query
  * (case-insensitive), best first by how often they occur, each with a snippet around the first hit.
@@ -136,7 +127,7 @@ export function searchPages(
   view: SiteView,
   query: string,
   at: SiteAddress,
-  services: readonly SearchableService[] = [],
+  services: readonly PublicService[] = [],
   limit = 10,
 ) {
   const terms = [...new Set(words(query))].slice(0, 12);
