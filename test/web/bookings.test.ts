@@ -42,7 +42,7 @@ const as = (who: { email: string; password: string }, server = s) =>
 /** A booking of the main site's public workshop, `days` from now at 10:00 in the site's zone. */
 async function booking(
   d: Demo,
-  o: { status: string; days: number; email?: string; message?: string; websiteId?: string },
+  o: { status: string; days: number; email?: string | null; message?: string; websiteId?: string },
 ) {
   const websiteId = o.websiteId ?? d.websites.main;
   const [svc] = await db()
@@ -59,7 +59,7 @@ async function booking(
       serviceId: svc?.id ?? null,
       status: o.status,
       customerName: 'Sam Visitor',
-      customerEmail: o.email ?? `sam-${uniqueTag()}@example.com`.toLowerCase(),
+      customerEmail: o.email === undefined ? `sam-${uniqueTag()}@example.com`.toLowerCase() : o.email,
       message: o.message ?? 'Two people',
       startsAt,
       endsAt: new Date(startsAt.getTime() + 2 * 3_600_000),
@@ -197,6 +197,17 @@ describe('the owner changes a booking', () => {
       .from(mailOutbox)
       .where(and(eq(mailOutbox.websiteId, d.websites.main), eq(mailOutbox.kind, 'booking')));
     expect(mail!.status).toBe('queued');
+    // A booking without an address (erased, say): confirmed, and the page says the customer was not told.
+    const silent = await booking(d, { status: 'requested', days: 9, email: null });
+    await web.get(listOf(d.websites.main));
+    const quiet = await post(web, d.websites.main, silent.id, 'confirm', await shownOf(silent.id));
+    expect(quiet.location).toBe(`${listOf(d.websites.main)}?done=confirm.no_address`);
+    expect((await web.get(quiet.location!)).html).toContain('the customer was not told');
+    const mails = await db()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.websiteId, d.websites.main), eq(mailOutbox.kind, 'booking')));
+    expect(mails).toHaveLength(1);
   });
 
   it('declines a request with a message; the customer reads it', async () => {

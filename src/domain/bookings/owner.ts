@@ -117,8 +117,11 @@ export type BookingChangeInput = {
   time?: string;
 };
 
-/** Whether the customer's email left now, waits in the outbox without a mail server, or none went. */
-export type MailState = 'sending' | 'queued' | 'none';
+/**
+ * Whether the customer's email leaves now, waits in the outbox (no mail server), could not be written
+ * (the booking has no address, e.g. after an erasure), or the change tells the customer nothing.
+ */
+export type MailState = 'sending' | 'queued' | 'no_address' | 'none';
 
 export type BookingChangeResult = { bookingId: string; status: BookingStatus; mail: MailState };
 
@@ -174,7 +177,7 @@ export async function changeBooking(
     before: formatLocal(row.startsAt, site.timeZone),
     message,
   });
-  let mail: MailState = 'none';
+  let mail: MailState = letter ? 'no_address' : 'none';
   if (letter && row.customerEmail) {
     const id = await queueMail(
       ctx.tx,

@@ -38,6 +38,7 @@ const MAIL_WORDS = {
   sending: ' The customer is emailed now.',
   queued:
     ' The email to the customer is queued, but this server has no mail server configured (SMTP_URL): it has not left.',
+  no_address: ' The booking has no email address, so the customer was not told.',
   none: '',
 };
 /** The flash after a change: what happened and, honestly, where the customer's email is. */

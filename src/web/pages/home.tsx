@@ -86,7 +86,9 @@ export function HomePage(p: HomeProps) {
               )}
               <ul>
                 <li>
-                  <a href={`/dashboard/sites/${s.id}`}>Site console: pages, publishing, customers, members</a>
+                  <a href={`/dashboard/sites/${s.id}`}>
+                    Site console: pages, publishing, bookings, services, customers, members
+                  </a>
                 </li>
                 <li>
                   <a href={`/editor/${s.id}/`}>Preview the draft</a>
