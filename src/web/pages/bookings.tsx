@@ -137,9 +137,7 @@ export function BookingsPage(
 ) {
   return (
     <ConsoleFrame
-      user={p.user}
-      csrf={p.csrf}
-      siteId={p.siteId}
+      {...p}
       title={`Bookings · ${p.siteName}`}
       heading={`Bookings of ${p.siteName}`}
       current="bookings"

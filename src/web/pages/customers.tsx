@@ -120,9 +120,7 @@ export function CustomersPage(
   const base = consolePath(p.siteId);
   return (
     <ConsoleFrame
-      user={p.user}
-      csrf={p.csrf}
-      siteId={p.siteId}
+      {...p}
       title={`Customers · ${p.siteName}`}
       heading={`Customers of ${p.siteName}`}
       current="customers"

@@ -21,9 +21,7 @@ export function MembersPage(
   const base = consolePath(p.siteId);
   return (
     <ConsoleFrame
-      user={p.user}
-      csrf={p.csrf}
-      siteId={p.siteId}
+      {...p}
       title={`Members · ${p.siteName}`}
       heading={`Members of ${p.siteName}`}
       current="members"

@@ -29,9 +29,7 @@ export function ServicesPage(p: ConsoleBase & { services: ServiceItem[]; done?: 
     s.status === 'public' ? { to: 'draft', label: 'Unpublish' } : { to: 'public', label: 'Publish' };
   return (
     <ConsoleFrame
-      user={p.user}
-      csrf={p.csrf}
-      siteId={p.siteId}
+      {...p}
       title={`Services · ${p.siteName}`}
       heading={`Services of ${p.siteName}`}
       current="services"
