@@ -351,6 +351,25 @@ describe('refusals change nothing', () => {
     expect(await stateOf(d.websites.main, b.id)).toEqual(mid);
   });
 
+  it('two owners deciding the same request at the same moment: one wins, the other is refused', async () => {
+    const d = await s.seed();
+    const b = await booking(d, { status: 'requested', days: 16 });
+    const [first, second] = [await as(d.users.owner), await as(d.users.owner)];
+    await first.get(listOf(d.websites.main));
+    await second.get(listOf(d.websites.main));
+    const seen = await shownOf(b.id);
+    const [a, c] = await Promise.all([
+      post(first, d.websites.main, b.id, 'confirm', seen),
+      post(second, d.websites.main, b.id, 'decline', seen),
+    ]);
+    expect([a.status, c.status].sort()).toEqual([303, 409]);
+    const after = await stateOf(d.websites.main, b.id);
+    expect(after.status).toBe(a.status === 303 ? 'confirmed' : 'declined');
+    // One change, one email, one line.
+    expect(after.lines).toBe(1);
+    expect(after.mail).toBe(1);
+  });
+
   it('another tenant’s booking, an editor, a viewer and a form without CSRF token', async () => {
     const d = await s.seed();
     const b = await booking(d, { status: 'requested', days: 15 });
