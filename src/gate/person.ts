@@ -49,6 +49,14 @@ export const PERSON_RULES = {
   'site.restore': { role: 'owner', on: 'deleted' },
   'customers.read': { role: 'owner', area: 'crm' },
   'customers.erase': { role: 'owner', area: 'crm' },
+  /** The booking calendar and its changes that email the customer (confirm, decline, reschedule …). */
+  'bookings.read': { role: 'owner', area: 'crm' },
+  'bookings.change': { role: 'owner', area: 'crm' },
+  /** Editing a lead's or contact's status, handled, note and follow-up date in the console. */
+  'customers.update': { role: 'owner', area: 'crm' },
+  /** Offering a service on the live site (and to visitors' assistants), or taking it back. */
+  'services.read': { role: 'owner', area: 'commerce' },
+  'services.publish': { role: 'owner', area: 'commerce' },
   'members.read': { role: 'owner', area: 'access' },
   'members.remove': { role: 'owner', area: 'access' },
   'invitations.revoke': { role: 'owner', area: 'access' },

@@ -53,6 +53,11 @@ const LIVE = table(`
   site.restore          not_found    not_found    not_found    not_found
   customers.read        allowed      owner_only   owner_only   not_found
   customers.erase       allowed      owner_only   owner_only   not_found
+  customers.update      allowed      owner_only   owner_only   not_found
+  bookings.read         allowed      owner_only   owner_only   not_found
+  bookings.change       allowed      owner_only   owner_only   not_found
+  services.read         allowed      owner_only   owner_only   not_found
+  services.publish      allowed      owner_only   owner_only   not_found
   members.read          allowed      owner_only   owner_only   not_found
   members.remove        allowed      owner_only   owner_only   not_found
   invitations.revoke    allowed      owner_only   owner_only   not_found
@@ -74,6 +79,11 @@ const DELETED = table(`
   site.restore          allowed      owner_only   owner_only   not_found
   customers.read        not_found    not_found    not_found    not_found
   customers.erase       not_found    not_found    not_found    not_found
+  customers.update      not_found    not_found    not_found    not_found
+  bookings.read         not_found    not_found    not_found    not_found
+  bookings.change       not_found    not_found    not_found    not_found
+  services.read         not_found    not_found    not_found    not_found
+  services.publish      not_found    not_found    not_found    not_found
   members.read          not_found    not_found    not_found    not_found
   members.remove        not_found    not_found    not_found    not_found
   invitations.revoke    not_found    not_found    not_found    not_found
@@ -84,7 +94,8 @@ const DELETED = table(`
   connections.revoke    not_found    not_found    not_found    not_found
 `);
 
-// A live site whose agency withheld every area: content (page.delete), publishing, crm and access.
+// A live site whose agency withheld every area: content (page.delete), publishing, crm (customers,
+// bookings), commerce (services) and access.
 // A member below the owner is told the role, not the area (the area is the owner's to ask about).
 const WITHHELD = table(`
   action                owner          editor       viewer       stranger
@@ -96,6 +107,11 @@ const WITHHELD = table(`
   site.restore          not_found      not_found    not_found    not_found
   customers.read        area_disabled  owner_only   owner_only   not_found
   customers.erase       area_disabled  owner_only   owner_only   not_found
+  customers.update      area_disabled  owner_only   owner_only   not_found
+  bookings.read         area_disabled  owner_only   owner_only   not_found
+  bookings.change       area_disabled  owner_only   owner_only   not_found
+  services.read         area_disabled  owner_only   owner_only   not_found
+  services.publish      area_disabled  owner_only   owner_only   not_found
   members.read          area_disabled  owner_only   owner_only   not_found
   members.remove        area_disabled  owner_only   owner_only   not_found
   invitations.revoke    area_disabled  owner_only   owner_only   not_found

@@ -1,8 +1,11 @@
 // The owner's console in Chromium: every new page (the site console, its publish and unpublish reviews,
-// a page's deletion, customers, an erasure's confirmation, members, a member's removal, and the home
+// a page's deletion, bookings with their reschedule and cancel steps, services, customers, a lead's
+// edit, an erasure's confirmation, members, a member's removal, and the home
 // listing a deleted site) fits 390 px and 1280 px with no serious or critical axe-core violation; and
 // deleting a site through the typed confirmation, then restoring it from the home, works by clicking.
+import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { bookings, leads } from '../../src/db/schema.js';
 import { browserSuite } from '../helpers/browser.js';
 import { WIDTHS, overflowOf, seriousViolations, signedIn } from '../helpers/owner-pages.js';
 
@@ -17,7 +20,21 @@ it('every console page fits 390 and 1280 px and passes axe', async () => {
   });
   expect(edited.ok).toBe(true);
   const site = `/dashboard/sites/${d.websites.main}`;
+  const db = suite.s.sg.deps.services.db;
+  const [pat] = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.websiteId, d.websites.main), eq(bookings.customerName, 'Pat Customer')));
+  const [jo] = await db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.websiteId, d.websites.main), eq(leads.name, 'Jo Baker')));
   const paths = [
+    `${site}/bookings`,
+    `${site}/bookings/${pat!.id}/reschedule`,
+    `${site}/bookings/${pat!.id}/cancel`,
+    `${site}/services`,
+    `${site}/customers/lead/${jo!.id}`,
     site,
     `${site}/publish`,
     `${site}/unpublish`,

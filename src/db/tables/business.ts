@@ -52,6 +52,8 @@ export const contacts = pgTable(
   'contacts',
   {
     ...crmColumns,
+    /** When the owner means to get back to them (as on leads). */
+    followUpAt: ts('follow_up_at'),
     name: text('name').notNull(),
     email: text('email'),
     phone: text('phone'),

@@ -100,7 +100,7 @@ export const mailOutbox = pgTable(
   {
     id: text('id').primaryKey(),
     websiteId: text('website_id'),
-    kind: text('kind').notNull(), // invitation | document | lead | booking_request | plan
+    kind: text('kind').notNull(), // invitation | document | lead | booking_request | booking | plan
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),

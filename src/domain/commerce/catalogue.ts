@@ -5,8 +5,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { newId } from '../../kernel/ids.js';
 import { products, services } from '../../db/schema.js';
-import type { DirectSiteCtx, SiteCtx } from '../context.js';
-import { notFound } from '../../kernel/errors.js';
+import { type AnySiteCtx, type DirectSiteCtx, type SiteCtx, dbOf } from '../context.js';
+import { Refusal, notFound } from '../../kernel/errors.js';
+import { recordOwnerAction } from '../activity/owner.js';
 
 export type NewService = {
   name: string;
@@ -40,8 +41,8 @@ const productView = (r: ProductRow) => ({
   publishedRevision: r.publishedRevision,
 });
 
-export async function listServices(ctx: DirectSiteCtx) {
-  const rows = await ctx.db
+export async function listServices(ctx: AnySiteCtx) {
+  const rows = await dbOf(ctx)
     .select()
     .from(services)
     .where(eq(services.websiteId, ctx.website.id))
@@ -116,4 +117,47 @@ export async function makeProductPublic(ctx: SiteCtx, productId: string, revisio
     .update(products)
     .set({ status: 'public', publishedRevision: revision, updatedAt: ctx.now })
     .where(and(eq(products.id, productId), eq(products.websiteId, ctx.website.id)));
+}
+
+export type ServiceStatus = 'draft' | 'public';
+
+/**
+ * The owner offers a service (status `public`: on the live site's booking pages when it has a
+ * duration, in list_offerings, request_booking and search_site for visitors' assistants) or takes it
+ * back to a draft. `shown` is the status the owner's page showed: a page that is out of date, or a
+ * second owner who acted first, is refused with nothing changed. Human-only: no tool makes a service
+ * public.
+ */
+export async function setServiceStatus(
+  ctx: SiteCtx,
+  input: { serviceId: string; shown: string; to: ServiceStatus },
+) {
+  const [row] = await ctx.tx
+    .select()
+    .from(services)
+    .where(and(eq(services.id, input.serviceId), eq(services.websiteId, ctx.website.id)))
+    .for('update');
+  if (!row) throw notFound('service');
+  if (row.status !== input.shown) {
+    throw new Refusal(
+      'conflict',
+      `This service changed after your page was shown: it is now ${row.status === 'public' ? 'published' : 'a draft'}.`,
+      'Open the services again and decide on what they show now.',
+    );
+  }
+  if (row.status === input.to) {
+    throw new Refusal(
+      'not_settable',
+      `This service is already ${input.to === 'public' ? 'published' : 'a draft'}.`,
+    );
+  }
+  await ctx.tx.update(services).set({ status: input.to }).where(eq(services.id, row.id));
+  await recordOwnerAction(
+    ctx,
+    input.to === 'public' ? 'publish_service' : 'unpublish_service',
+    input.to === 'public'
+      ? `The owner published the service "${row.name}": visitors and their assistants are offered it.`
+      : `The owner took the service "${row.name}" back to a draft: it is no longer offered.`,
+  );
+  return serviceView({ ...row, status: input.to });
 }

@@ -76,8 +76,8 @@ export function timeZoneOf(config: Record<string, unknown>): string {
   return zone;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+export const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 function requestShape() {
   return {
@@ -89,8 +89,11 @@ function requestShape() {
   } as const;
 }
 
-/** The instant a visitor meant by a local date and time in the website's zone, or a message why not. */
-function requestedStart(
+/**
+ * The instant meant by a local date and time in the website's zone (a visitor's request, the owner's
+ * new time for a booking), or a message why not: it must exist, lie ahead, and within a year.
+ */
+export function requestedStart(
   date: string,
   time: string,
   timeZone: string,

@@ -108,6 +108,7 @@ export async function listContacts(ctx: DirectSiteCtx, input: ListInput) {
   return {
     contacts: items.map((r) => ({
       ...common(r),
+      followUpAt: r.followUpAt?.toISOString() ?? null,
       name: untrusted(r.name),
       email: untrustedOrNull(r.email),
       phone: untrustedOrNull(r.phone),

@@ -1,5 +1,5 @@
 // crm_update (R-CRM-1 to R-CRM-3): sets status, handled, note
-// and followUpAt (leads only) on one record of this website. It never deletes, never touches an
+// and followUpAt (leads and contacts) on one record of this website. It never deletes, never touches an
 // email or any visitor-written field, and never messages anyone. A booking's status can only
 // become `no_show`: cancelling, completing, restoring and rescheduling email the customer, so they
 // belong to the owner in the app. A record of another site is the same not_found as a missing id.
@@ -7,9 +7,10 @@ import { and, eq } from 'drizzle-orm';
 import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
+import { assertAllowed } from '../bookings/owner.js';
 
-const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
-const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost', 'spam'] as const;
+export const CONTACT_STATUSES = ['lead', 'customer', 'subscriber', 'inactive'] as const;
 const BOOKING_SETTABLE = ['no_show'] as const;
 
 export type CrmRecord = 'lead' | 'booking' | 'contact';
@@ -23,6 +24,8 @@ export type CrmUpdateInput = {
 };
 
 const TABLES = { lead: leads, booking: bookings, contact: contacts } as const;
+/** The records with a follow-up date. */
+const FOLLOWED = { lead: leads, contact: contacts } as const;
 
 /** The changed field names, in a stable order (what Activity may name, R-CRM-3). */
 export function changedFields(input: CrmUpdateInput): string[] {
@@ -34,8 +37,8 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   if (!fields.length) {
     throw invalidInput('Nothing to update.', 'Pass at least one of status, handled, note or followUpAt.');
   }
-  if (input.followUpAt !== undefined && input.record !== 'lead') {
-    throw new Refusal('not_settable', `followUpAt exists on leads only, not on a ${input.record}.`);
+  if (input.followUpAt !== undefined && input.record === 'booking') {
+    throw new Refusal('not_settable', 'followUpAt exists on leads and contacts, not on a booking.');
   }
   if (input.status !== undefined) checkStatus(input.record, input.status);
 
@@ -43,7 +46,7 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   const mine = and(eq(table.id, input.id), eq(table.websiteId, ctx.website.id));
   const [row] = await ctx.tx.select({ id: table.id }).from(table).where(mine).for('update');
   if (!row) throw notFound(input.record);
-  if (input.record === 'booking' && input.status === 'no_show') await assertStarted(ctx, row.id);
+  if (input.record === 'booking' && input.status === 'no_show') await assertNoShow(ctx, row.id);
 
   const set: Record<string, unknown> = { updatedAt: ctx.now };
   if (input.status !== undefined) set.status = input.status;
@@ -56,10 +59,10 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
     .select({ status: table.status, handled: table.handled, note: table.note })
     .from(table)
     .where(eq(table.id, row.id));
-  const [lead] =
-    input.record === 'lead'
-      ? await ctx.tx.select({ followUpAt: leads.followUpAt }).from(leads).where(eq(leads.id, row.id))
-      : [];
+  const followed = input.record === 'booking' ? null : FOLLOWED[input.record];
+  const [lead] = followed
+    ? await ctx.tx.select({ followUpAt: followed.followUpAt }).from(followed).where(eq(followed.id, row.id))
+    : [];
   return {
     record: input.record,
     id: row.id,
@@ -71,16 +74,13 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   };
 }
 
-/** A booking that has not started cannot be a no-show. */
-async function assertStarted(ctx: SiteCtx, id: string): Promise<void> {
-  const [b] = await ctx.tx.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, id));
-  if (b && b.startsAt > ctx.now) {
-    throw new Refusal(
-      'not_settable',
-      'This booking has not started yet, so it cannot be marked as a no-show.',
-      'Try again after the booking’s start time.',
-    );
-  }
+/** The console's own rule for a no-show (a confirmed or completed booking that has started). */
+async function assertNoShow(ctx: SiteCtx, id: string): Promise<void> {
+  const [b] = await ctx.tx
+    .select({ status: bookings.status, startsAt: bookings.startsAt })
+    .from(bookings)
+    .where(eq(bookings.id, id));
+  if (b) assertAllowed('no_show', b, ctx.now);
 }
 
 function checkStatus(record: CrmRecord, status: string): void {

@@ -6,7 +6,7 @@ import { mailOutbox } from '../../db/schema.js';
 
 export type OutgoingMail = {
   websiteId: string | null;
-  kind: 'invitation' | 'document' | 'lead' | 'booking_request' | 'plan';
+  kind: 'invitation' | 'document' | 'lead' | 'booking_request' | 'booking' | 'plan';
   to: string;
   subject: string;
   text: string;

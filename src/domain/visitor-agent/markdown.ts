@@ -4,6 +4,7 @@
 import { ASSET_ID } from '../sections/types.js';
 import type { SnapshotPage } from '../sites/draft.js';
 import { type SiteView, pageAt, sitePathOf } from '../sites/view.js';
+import type { PublicService } from './site.js';
 
 /** Where the live site is: its root (`https://example.com` or `<base>/sites/<id>`) and the service's origin. */
 export type SiteAddress = { siteUrl: string; assetOrigin: string };
@@ -118,15 +119,36 @@ export function livePage(view: SiteView, path: string): SnapshotPage | null {
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
- * The live pages that contain every word of the query (case-insensitive), best first by how often
- * they occur, each with a snippet around the first hit. At most `limit` results.
+ * The live pages, and the pages of bookable public services, that contain every word of the query
+ * (case-insensitive), best first by how often they occur, each with a snippet around the first hit.
+ * At most `limit` results. A public service without a duration has no page: list_offerings lists it.
  */
-export function searchPages(view: SiteView, query: string, at: SiteAddress, limit = 10) {
+export function searchPages(
+  view: SiteView,
+  query: string,
+  at: SiteAddress,
+  services: readonly PublicService[] = [],
+  limit = 10,
+) {
   const terms = [...new Set(words(query))].slice(0, 12);
   if (!terms.length) return [];
+  const docs = [
+    ...view.pages.map((page) => ({
+      path: sitePathOf(view, page),
+      title: page.title,
+      text: pageMarkdown(page, at),
+    })),
+    ...services
+      .filter((s) => s.bookable)
+      .map((s) => ({
+        path: `/book/${s.serviceId}`,
+        title: s.name,
+        text: [`# ${s.name}`, s.description, `${s.durationMinutes} minutes`, s.price ?? ''].join('\n\n'),
+      })),
+  ];
   const hits: Array<{ path: string; title: string; snippet: string; score: number }> = [];
-  for (const page of view.pages) {
-    const text = pageMarkdown(page, at);
+  for (const doc of docs) {
+    const text = doc.text;
     const lower = text.toLowerCase();
     const found = words(text);
     const score = terms.reduce((n, term) => n + found.filter((w) => w.startsWith(term)).length, 0);
@@ -137,7 +159,7 @@ export function searchPages(view: SiteView, query: string, at: SiteAddress, limi
       .slice(from, first + 160)
       .replace(/\s+/g, ' ')
       .trim()}…`;
-    hits.push({ path: sitePathOf(view, page), title: page.title, snippet, score });
+    hits.push({ path: doc.path, title: doc.title, snippet, score });
   }
   return hits
     .sort((a, b) => b.score - a.score)

@@ -98,6 +98,7 @@ export const list_contacts = defineTool({
     contacts: z.array(
       z.object({
         ...Common,
+        followUpAt: z.string().nullable(),
         name: Untrusted,
         email: Untrusted.nullable(),
         phone: Untrusted.nullable(),
@@ -116,7 +117,7 @@ export const crm_update = defineTool({
   name: 'crm_update',
   title: 'Update a customer record',
   description:
-    'Sets status, handled, note, or followUpAt (leads only) on one lead, booking or contact. Never deletes, never changes an email, never messages the customer. A booking’s status can only become no_show; cancelling, completing, restoring or rescheduling a booking is done by the owner in the app because it emails the customer.',
+    'Sets status, handled, note, or followUpAt (not bookings) on one lead, booking or contact. Never deletes, never changes an email, never messages the customer. A booking’s status can only become no_show; cancelling, completing, restoring or rescheduling a booking is done by the owner in the app because it emails the customer.',
   scope: 'crm:write',
   area: 'crm',
   role: 'editor',
@@ -132,7 +133,7 @@ export const crm_update = defineTool({
       .refine(plausibleDate, { error: 'followUpAt must be a date between the years 1970 and 9999.' })
       .nullable()
       .optional()
-      .describe('Leads only: when to follow up (ISO 8601); null clears it.'),
+      .describe('Not bookings: when to follow up (ISO 8601); null clears it.'),
   }),
   output: z.object({
     record: z.enum(['lead', 'booking', 'contact']),

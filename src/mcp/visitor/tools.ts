@@ -163,14 +163,15 @@ export const VISITOR_TOOLS = [
     audience: 'public',
     name: 'search_site',
     title: 'Search the website',
-    description: "Searches the text of the website's pages; returns the matching pages with a snippet each.",
+    description:
+      "Searches the text of the website's pages and of its bookable services' pages; returns the matching pages with a snippet each.",
     input: z.object({ query: Text(200).min(1) }),
     output: z.object({
       results: z.array(z.object({ path: z.string(), title: z.string(), snippet: z.string() })),
     }),
     annotations: READ,
     async run({ site, at }: VisitorCall, input) {
-      return { results: searchPages(site.view, input.query, at) };
+      return { results: searchPages(site.view, input.query, at, site.services) };
     },
   }),
   defineTool({

@@ -6,6 +6,7 @@ import type { PlanHistoryItem, PlanOutcome } from '../../plans/history.js';
 import type { SessionUser } from '../session.js';
 import { CsrfField, Layout } from './layout.js';
 import { REVIEW_CSS, Review } from './plan-review.js';
+import { DataTable } from './table.js';
 import { Time } from './time.js';
 
 const KIND_LABELS: Record<string, string> = {
@@ -58,23 +59,18 @@ export function ApprovalsPage(props: {
         <div class="card">Nothing is waiting for your approval.</div>
       ) : (
         <div class="card">
-          <table class="rt">
-            <thead>
-              <tr>
-                <th scope="col">Action</th>
-                <th scope="col">Website</th>
-                <th scope="col">Summary</th>
-                <th scope="col">Expires</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.items.map((i) => (
-                <tr>
-                  <td data-label="Action">
-                    <a href={`/approvals/${i.planId}`}>{KIND_LABELS[i.kind] ?? i.kind}</a>
-                  </td>
-                  <td data-label="Website">{i.siteName}</td>
-                  <td data-label="Summary">
+          <DataTable
+            rows={props.items}
+            columns={[
+              {
+                label: 'Action',
+                cell: (i) => <a href={`/approvals/${i.planId}`}>{KIND_LABELS[i.kind] ?? i.kind}</a>,
+              },
+              { label: 'Website', cell: (i) => i.siteName },
+              {
+                label: 'Summary',
+                cell: (i) => (
+                  <>
                     {i.summary}
                     <div class="muted">
                       Through “{i.connectionName}”, <Time at={i.createdAt} tz={i.timeZone} />
@@ -82,14 +78,12 @@ export function ApprovalsPage(props: {
                     {i.canApprove ? null : (
                       <div class="muted">Only the connection's creator can approve.</div>
                     )}
-                  </td>
-                  <td data-label="Expires">
-                    <Time at={i.expiresAt} tz={i.timeZone} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { label: 'Expires', cell: (i) => <Time at={i.expiresAt} tz={i.timeZone} /> },
+            ]}
+          />
         </div>
       )}
       {live ? <AutoRefresh seconds={APPROVALS_REFRESH_SECONDS} /> : null}
@@ -120,49 +114,48 @@ function PlanHistory(props: { items: PlanHistoryItem[] }) {
   return (
     <div class="card" id="history">
       <h2 style="margin-top:0">Decided and expired</h2>
-      {props.items.length === 0 ? (
-        <p class="muted">No plan has been decided yet. Plans are kept here for 7 days after they expire.</p>
-      ) : (
-        <table class="rt">
-          <thead>
-            <tr>
-              <th scope="col">Action</th>
-              <th scope="col">Website</th>
-              <th scope="col">Summary</th>
-              <th scope="col">What became of it</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.items.map((h) => (
-              <tr data-plan={h.planId} data-outcome={h.outcome}>
-                <td data-label="Action">
-                  {h.outcome === 'expired' ? (
-                    (KIND_LABELS[h.kind] ?? h.kind)
-                  ) : (
-                    <a href={`/approvals/${h.planId}`}>{KIND_LABELS[h.kind] ?? h.kind}</a>
-                  )}
-                </td>
-                <td data-label="Website">{h.siteName}</td>
-                <td data-label="Summary">
-                  {h.summary}
-                  <div class="muted">
-                    Through “{h.connectionName}”, <Time at={h.createdAt} tz={h.timeZone} />
-                  </div>
-                </td>
-                <td data-label="What became of it">
-                  {OUTCOME[h.outcome]}
-                  {h.at ? (
-                    <>
-                      {' '}
-                      (<Time at={h.at} tz={h.timeZone} />)
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={props.items}
+        empty="No plan has been decided yet. Plans are kept here for 7 days after they expire."
+        rowAttrs={(h) => ({ 'data-plan': h.planId, 'data-outcome': h.outcome })}
+        columns={[
+          {
+            label: 'Action',
+            cell: (h) =>
+              h.outcome === 'expired' ? (
+                (KIND_LABELS[h.kind] ?? h.kind)
+              ) : (
+                <a href={`/approvals/${h.planId}`}>{KIND_LABELS[h.kind] ?? h.kind}</a>
+              ),
+          },
+          { label: 'Website', cell: (h) => h.siteName },
+          {
+            label: 'Summary',
+            cell: (h) => (
+              <>
+                {h.summary}
+                <div class="muted">
+                  Through “{h.connectionName}”, <Time at={h.createdAt} tz={h.timeZone} />
+                </div>
+              </>
+            ),
+          },
+          {
+            label: 'What became of it',
+            cell: (h) => (
+              <>
+                {OUTCOME[h.outcome]}
+                {h.at ? (
+                  <>
+                    {' '}
+                    (<Time at={h.at} tz={h.timeZone} />)
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

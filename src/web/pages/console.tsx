@@ -4,12 +4,18 @@
 import type { SiteConsole, ConsolePage } from '../../domain/sites/console.js';
 import type { OwnerPublishView } from '../../plans/owner-publish.js';
 import type { PlanReview } from '../../plans/kinds/types.js';
+import type { Child } from 'hono/jsx';
 import type { SessionUser } from '../session.js';
+import { ConfirmActions, ConfirmStep, Flash } from './confirm.js';
 import { CsrfField, Layout } from './layout.js';
+import { DataTable } from './table.js';
 import { REVIEW_CSS, Review } from './plan-review.js';
 import { Time } from './time.js';
 
 type Base = { user: SessionUser; csrf: string };
+
+/** What every console page is given: who looks, the form token, and the website's name and zone. */
+export type ConsoleBase = Base & { siteId: string; siteName: string; timeZone: string };
 
 export const consolePath = (id: string) => `/dashboard/sites/${encodeURIComponent(id)}`;
 
@@ -22,25 +28,65 @@ const DONE: Record<string, string> = {
   assistants_off: "Visitors' AI assistants are switched off: the site's /_api/mcp answers 404.",
 };
 
-const CSS = `
+/** The console pages' shared sheet (appended to the layout's). */
+export const CONSOLE_CSS = `
 .state{display:inline-block;font-size:.85rem;padding:.1rem .5rem;border-radius:999px;border:1px solid #bbb}
 .state.live{background:#e5f6ea;border-color:#8fc9a0;color:#0b4d22}.state.draft{background:#fff3cd;border-color:#e6d28a;color:#5c4400}
-nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}
+nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}nav.sub a[aria-current=page]{font-weight:700;color:inherit;text-decoration:none}
 .danger{border-color:#e8b4bc}.danger button{background:#b00020;border-color:#b00020}
+.msg{white-space:pre-wrap;overflow-wrap:anywhere}.erased{color:#595959;font-style:italic}
 h1,p,li{overflow-wrap:anywhere}
 `;
+const CSS = CONSOLE_CSS;
 
-/** The console's sub-navigation, shared by its pages. */
-export function ConsoleNav(props: { id: string }) {
+/** The console's sections, in the order of its sub-navigation. */
+const SECTIONS = [
+  ['pages', '', 'Pages and publishing'],
+  ['bookings', '/bookings', 'Bookings'],
+  ['services', '/services', 'Services'],
+  ['customers', '/customers', 'Customers'],
+  ['members', '/members', 'Members'],
+  ['restore-points', '/restore-points', 'Restore points'],
+] as const;
+export type ConsoleSection = (typeof SECTIONS)[number][0];
+
+/** The console's sub-navigation, shared by its pages; the page the owner is on is marked current. */
+export function ConsoleNav(props: { id: string; current?: ConsoleSection }) {
   const base = consolePath(props.id);
   return (
     <nav class="sub" aria-label="Site console">
-      <a href={base}>Pages and publishing</a>
-      <a href={`${base}/customers`}>Customers</a>
-      <a href={`${base}/members`}>Members</a>
-      <a href={`${base}/restore-points`}>Restore points</a>
+      {SECTIONS.map(([key, path, label]) => (
+        <a href={base + path} aria-current={key === props.current ? 'page' : undefined}>
+          {label}
+        </a>
+      ))}
       <a href={`/editor/${encodeURIComponent(props.id)}/`}>Preview the draft</a>
     </nav>
+  );
+}
+
+/** A console page: the way home, the heading, the sub-navigation and the flash of the last action. */
+export function ConsoleFrame(p: {
+  user: SessionUser;
+  csrf: string;
+  siteId: string;
+  title: string;
+  heading: Child;
+  current: ConsoleSection;
+  css?: string;
+  flash?: Child;
+  children?: Child;
+}) {
+  return (
+    <Layout title={p.title} user={p.user} csrf={p.csrf} css={CONSOLE_CSS + (p.css ?? '')}>
+      <p>
+        <a href="/">← Your websites</a>
+      </p>
+      <h1>{p.heading}</h1>
+      <ConsoleNav id={p.siteId} current={p.current} />
+      {p.flash}
+      {p.children}
+    </Layout>
   );
 }
 
@@ -48,17 +94,15 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
   const base = consolePath(p.site.id);
   const kindName = (k: string) => (k === 'post' ? 'Blog post' : 'Page');
   return (
-    <Layout title={p.site.name} user={p.user} csrf={p.csrf} css={CSS}>
-      <p>
-        <a href="/">← Your websites</a>
-      </p>
-      <h1>{p.site.name}</h1>
-      <ConsoleNav id={p.site.id} />
-      {p.done && DONE[p.done] ? (
-        <p class="ok" role="status" id="done">
-          {DONE[p.done]}
-        </p>
-      ) : null}
+    <ConsoleFrame
+      user={p.user}
+      csrf={p.csrf}
+      siteId={p.site.id}
+      title={p.site.name}
+      heading={p.site.name}
+      current="pages"
+      flash={<Flash messages={DONE} done={p.done} />}
+    >
       <div class="card" id="publishing">
         <h2 style="margin-top:0">Publishing</h2>
         {p.site.publishedAt ? (
@@ -87,38 +131,26 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
       </div>
       <div class="card" id="pages">
         <h2 style="margin-top:0">Pages and posts of the draft</h2>
-        {p.site.pages.length === 0 ? (
-          <p class="muted">The draft has no pages yet.</p>
-        ) : (
-          <table class="rt">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Address</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Sections</th>
-                <th scope="col">
-                  <span class="sr">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.site.pages.map((pg) => (
-                <tr data-page={pg.id}>
-                  <td data-label="Title">{pg.title}</td>
-                  <td data-label="Address">/{pg.slug}</td>
-                  <td data-label="Kind">{kindName(pg.kind)}</td>
-                  <td data-label="Sections">{pg.sections}</td>
-                  <td>
-                    <a href={`${base}/pages/${encodeURIComponent(pg.id)}/delete`}>
-                      Delete<span class="sr"> {pg.title}</span>…
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={p.site.pages}
+          empty="The draft has no pages yet."
+          rowAttrs={(pg) => ({ 'data-page': pg.id })}
+          columns={[
+            { label: 'Title', cell: (pg) => pg.title },
+            { label: 'Address', cell: (pg) => `/${pg.slug}` },
+            { label: 'Kind', cell: (pg) => kindName(pg.kind) },
+            { label: 'Sections', cell: (pg) => pg.sections },
+            {
+              label: 'Action',
+              action: true,
+              cell: (pg) => (
+                <a href={`${base}/pages/${encodeURIComponent(pg.id)}/delete`}>
+                  Delete<span class="sr"> {pg.title}</span>…
+                </a>
+              ),
+            },
+          ]}
+        />
       </div>
       <div class="card" id="assistants">
         <h2 style="margin-top:0">Visitors' AI assistants</h2>
@@ -154,7 +186,7 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
           </button>
         </form>
       </div>
-    </Layout>
+    </ConsoleFrame>
   );
 }
 
@@ -162,32 +194,26 @@ export function ConfirmDeletePage(p: Base & { siteId: string; siteName: string; 
   const base = consolePath(p.siteId);
   const what = p.page.kind === 'post' ? 'blog post' : 'page';
   return (
-    <Layout title={`Delete the ${what}?`} user={p.user} csrf={p.csrf} css={CSS}>
-      <p>
-        <a href={base}>← {p.siteName}</a>
-      </p>
-      <div class="card">
-        <h1>
+    <ConfirmStep
+      user={p.user}
+      csrf={p.csrf}
+      title={`Delete the ${what}?`}
+      css={CSS}
+      back={{ href: base, label: p.siteName }}
+      heading={
+        <>
           Delete the {what} “{p.page.title}”?
-        </h1>
-        <p>
-          It is removed from the draft of {p.siteName} with its {p.page.sections} section
-          {p.page.sections === 1 ? '' : 's'}. If it is live, visitors still see it until you next publish; the
-          publish review lists it as going offline.
-        </p>
-        <div class="actions">
-          <form method="post" action={`${base}/pages/${encodeURIComponent(p.page.id)}/delete`}>
-            <CsrfField csrf={p.csrf} />
-            <button type="submit" id="confirm-delete-page">
-              Delete the {what}
-            </button>
-          </form>
-          <a class="btn secondary" href={base}>
-            Cancel
-          </a>
-        </div>
-      </div>
-    </Layout>
+        </>
+      }
+      action={`${base}/pages/${encodeURIComponent(p.page.id)}/delete`}
+      button={{ id: 'confirm-delete-page', label: `Delete the ${what}` }}
+    >
+      <p>
+        It is removed from the draft of {p.siteName} with its {p.page.sections} section
+        {p.page.sections === 1 ? '' : 's'}. If it is live, visitors still see it until you next publish; the
+        publish review lists it as going offline.
+      </p>
+    </ConfirmStep>
   );
 }
 
@@ -212,18 +238,13 @@ export function PublishPage(p: Base & { siteId: string; view: OwnerPublishView; 
         {p.view.nothingToPublish ? (
           <p id="nothing">The draft already matches the live site; there is nothing to publish.</p>
         ) : (
-          <div class="actions">
-            <form method="post" action={`${base}/publish`}>
-              <CsrfField csrf={p.csrf} />
-              <input type="hidden" name="revision" value={p.view.revision} />
-              <button type="submit" id="confirm-publish">
-                Publish
-              </button>
-            </form>
-            <a class="btn secondary" href={base}>
-              Cancel
-            </a>
-          </div>
+          <ConfirmActions
+            csrf={p.csrf}
+            action={`${base}/publish`}
+            hidden={{ revision: p.view.revision }}
+            button={{ id: 'confirm-publish', label: 'Publish' }}
+            cancel={base}
+          />
         )}
       </div>
     </Layout>
@@ -242,17 +263,12 @@ export function UnpublishPage(
       <div class="card">
         <Review review={p.review} tz={p.timeZone} planId="" />
         {p.live ? (
-          <div class="actions">
-            <form method="post" action={`${base}/unpublish`}>
-              <CsrfField csrf={p.csrf} />
-              <button type="submit" id="confirm-unpublish">
-                Take the site offline
-              </button>
-            </form>
-            <a class="btn secondary" href={base}>
-              Cancel
-            </a>
-          </div>
+          <ConfirmActions
+            csrf={p.csrf}
+            action={`${base}/unpublish`}
+            button={{ id: 'confirm-unpublish', label: 'Take the site offline' }}
+            cancel={base}
+          />
         ) : (
           <p>The site is not live.</p>
         )}

@@ -2,18 +2,17 @@
 // personal data by email address, behind a confirmation that says what will happen. Everything a
 // visitor wrote is rendered as text by hono/jsx (escaped), never as markup or a live link.
 import type { CustomerRow } from '../../domain/crm/customers.js';
-import type { SessionUser } from '../session.js';
-import { ConsoleNav, consolePath } from './console.js';
-import { CsrfField, Layout } from './layout.js';
+import { CONSOLE_CSS, type ConsoleBase, ConsoleFrame, consolePath } from './console.js';
+import { ConfirmStep, Flash } from './confirm.js';
+import { type Column, DataTable } from './table.js';
 import { Time } from './time.js';
 
-type Base = { user: SessionUser; csrf: string; siteId: string; siteName: string; timeZone: string };
+type Base = ConsoleBase;
 
-const CSS = `
-h1,p,li{overflow-wrap:anywhere}nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}
-.msg{white-space:pre-wrap;overflow-wrap:anywhere}.erased{color:#595959;font-style:italic}
-.danger{border-color:#e8b4bc}.danger button{background:#b00020;border-color:#b00020}
-`;
+const DONE: Record<string, string> = {
+  updated: 'Saved.',
+  unchanged: 'Nothing was changed: the form held what was already saved.',
+};
 
 const TITLES: Record<CustomerRow['kind'], string> = {
   lead: 'Leads',
@@ -31,43 +30,82 @@ const WHEN_LABEL: Record<CustomerRow['kind'], string> = {
   contact: 'Added',
 };
 
-function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string }) {
+const SOURCE: Record<string, string> = {
+  form: 'The website form',
+  visitor_assistant: "A visitor's AI assistant",
+};
+const sourceText = (src: string) => SOURCE[src] ?? src;
+
+/** The edit page of a lead or contact. */
+const editPath = (siteId: string, r: { kind: string; id: string }) =>
+  `${consolePath(siteId)}/customers/${r.kind}/${encodeURIComponent(r.id)}`;
+
+function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; siteId: string }) {
+  const columns: Column<CustomerRow>[] = [
+    { label: 'Name', cell: (r) => (r.name || r.email ? r.name : <span class="erased">Erased</span>) },
+    { label: 'Email', cell: (r) => r.email ?? '—' },
+    { label: 'Phone', cell: (r) => r.phone ?? '—' },
+    {
+      label: TEXT_LABEL[p.kind],
+      class: 'msg',
+      cell: (r) => (
+        <>
+          {r.message}
+          {r.note ? <div class="muted">Note: {r.note}</div> : null}
+        </>
+      ),
+    },
+    ...(p.kind === 'contact'
+      ? []
+      : [{ label: 'Source', cell: (r: CustomerRow) => (r.source ? sourceText(r.source) : '—') }]),
+    {
+      label: 'Status',
+      cell: (r) => (
+        <>
+          {r.status}
+          {r.handled ? <div class="muted">Handled</div> : null}
+          {r.followUpAt ? (
+            <div class="muted">
+              Follow up: <Time at={r.followUpAt} tz={p.tz} />
+            </div>
+          ) : null}
+        </>
+      ),
+    },
+    { label: WHEN_LABEL[p.kind], cell: (r) => <Time at={r.at} tz={p.tz} /> },
+  ];
+  if (p.kind !== 'booking') {
+    columns.push({
+      label: 'Action',
+      action: true,
+      cell: (r) => (
+        <a href={editPath(p.siteId, r)}>
+          Edit
+          <span class="sr">
+            {' '}
+            the {p.kind} of {r.name || 'an erased person'}
+          </span>
+          …
+        </a>
+      ),
+    });
+  }
   return (
     <div class="card" id={`${p.kind}s`}>
       <h2 style="margin-top:0">{TITLES[p.kind]}</h2>
-      {p.rows.length === 0 ? (
-        <p class="muted">None yet.</p>
-      ) : (
-        <table class="rt">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Phone</th>
-              <th scope="col">{TEXT_LABEL[p.kind]}</th>
-              <th scope="col">Status</th>
-              <th scope="col">{WHEN_LABEL[p.kind]}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.rows.map((r) => (
-              <tr data-record={r.id}>
-                <td data-label="Name">{r.name || r.email ? r.name : <span class="erased">Erased</span>}</td>
-                <td data-label="Email">{r.email ?? '—'}</td>
-                <td data-label="Phone">{r.phone ?? '—'}</td>
-                <td data-label={TEXT_LABEL[p.kind]} class="msg">
-                  {r.message}
-                  {r.note ? <div class="muted">Note: {r.note}</div> : null}
-                </td>
-                <td data-label="Status">{r.status}</td>
-                <td data-label={WHEN_LABEL[p.kind]}>
-                  <Time at={r.at} tz={p.tz} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {p.kind === 'booking' ? (
+        <p>
+          <a href={`${consolePath(p.siteId)}/bookings`}>
+            Confirm, move or cancel bookings on the Bookings page
+          </a>
+        </p>
+      ) : null}
+      <DataTable
+        rows={p.rows}
+        empty="None yet."
+        rowAttrs={(r) => ({ 'data-record': r.id })}
+        columns={columns}
+      />
     </div>
   );
 }
@@ -76,25 +114,30 @@ export function CustomersPage(
   p: Base & {
     customers: Record<CustomerRow['kind'], CustomerRow[]>;
     erased?: { leads: number; bookings: number; contacts: number } | null;
+    done?: string;
   },
 ) {
   const base = consolePath(p.siteId);
   return (
-    <Layout title={`Customers · ${p.siteName}`} user={p.user} csrf={p.csrf} css={CSS}>
-      <p>
-        <a href="/">← Your websites</a>
-      </p>
-      <h1>Customers of {p.siteName}</h1>
-      <ConsoleNav id={p.siteId} />
-      {p.erased ? (
-        <p class="ok" role="status" id="done">
-          Erased. {p.erased.leads} lead(s), {p.erased.bookings} booking(s) and {p.erased.contacts} contact(s)
-          no longer hold that person's data.
-        </p>
-      ) : null}
-      <Rows kind="lead" rows={p.customers.lead} tz={p.timeZone} />
-      <Rows kind="booking" rows={p.customers.booking} tz={p.timeZone} />
-      <Rows kind="contact" rows={p.customers.contact} tz={p.timeZone} />
+    <ConsoleFrame
+      {...p}
+      title={`Customers · ${p.siteName}`}
+      heading={`Customers of ${p.siteName}`}
+      current="customers"
+      flash={
+        p.done && DONE[p.done] ? (
+          <Flash messages={DONE} done={p.done} />
+        ) : p.erased ? (
+          <p class="ok" role="status" id="done">
+            Erased. {p.erased.leads} lead(s), {p.erased.bookings} booking(s) and {p.erased.contacts}{' '}
+            contact(s) no longer hold that person's data.
+          </p>
+        ) : null
+      }
+    >
+      <Rows kind="lead" rows={p.customers.lead} tz={p.timeZone} siteId={p.siteId} />
+      <Rows kind="booking" rows={p.customers.booking} tz={p.timeZone} siteId={p.siteId} />
+      <Rows kind="contact" rows={p.customers.contact} tz={p.timeZone} siteId={p.siteId} />
       <div class="card danger" id="erase">
         <h2 style="margin-top:0">Erase a person's data</h2>
         <p>
@@ -111,7 +154,7 @@ export function CustomersPage(
           </button>
         </form>
       </div>
-    </Layout>
+    </ConsoleFrame>
   );
 }
 
@@ -121,39 +164,103 @@ export function ConfirmErasePage(
   const base = consolePath(p.siteId);
   const total = p.preview.leads + p.preview.bookings + p.preview.contacts;
   return (
-    <Layout title="Erase a person's data?" user={p.user} csrf={p.csrf} css={CSS}>
+    <ConfirmStep
+      user={p.user}
+      csrf={p.csrf}
+      title="Erase a person's data?"
+      css={CONSOLE_CSS}
+      back={{ href: `${base}/customers`, label: 'Customers' }}
+      heading={`Erase the data of ${p.preview.email}?`}
+      danger
+      action={`${base}/customers/erase`}
+      hidden={{ email: p.preview.email }}
+      button={{ id: 'confirm-erase', label: 'Erase personal data' }}
+    >
       <p>
-        <a href={`${base}/customers`}>← Customers</a>
+        On {p.siteName}: {p.preview.leads} lead(s), {p.preview.bookings} booking(s) and {p.preview.contacts}{' '}
+        contact(s) with this address lose the name, email address, phone number, message and notes. They stay
+        as anonymous records, so your counts still add up.
       </p>
-      <div class="card danger">
-        <h1>Erase the data of {p.preview.email}?</h1>
-        <p>
-          On {p.siteName}: {p.preview.leads} lead(s), {p.preview.bookings} booking(s) and {p.preview.contacts}{' '}
-          contact(s) with this address lose the name, email address, phone number, message and notes. They
-          stay as anonymous records, so your counts still add up.
-        </p>
-        <ul>
-          <li>Email to this address that has not been sent yet is cancelled; stored copies are emptied.</li>
-          <li>
-            Draft invoices and quotes addressed to them lose the recipient. Sent ones are kept: you must keep
-            them for your bookkeeping.
-          </li>
-          <li>Your assistants can no longer see the address. This cannot be undone.</li>
-        </ul>
-        {total === 0 ? <p id="none">No lead, booking or contact on this site has this address.</p> : null}
-        <div class="actions">
-          <form method="post" action={`${base}/customers/erase`}>
-            <CsrfField csrf={p.csrf} />
-            <input type="hidden" name="email" value={p.preview.email} />
-            <button type="submit" id="confirm-erase">
-              Erase personal data
-            </button>
-          </form>
-          <a class="btn secondary" href={`${base}/customers`}>
-            Cancel
-          </a>
-        </div>
-      </div>
-    </Layout>
+      <ul>
+        <li>Email to this address that has not been sent yet is cancelled; stored copies are emptied.</li>
+        <li>
+          Draft invoices and quotes addressed to them lose the recipient. Sent ones are kept: you must keep
+          them for your bookkeeping.
+        </li>
+        <li>Your assistants can no longer see the address. This cannot be undone.</li>
+      </ul>
+      {total === 0 ? <p id="none">No lead, booking or contact on this site has this address.</p> : null}
+    </ConfirmStep>
+  );
+}
+
+export function EditCustomerPage(
+  p: Base & {
+    row: CustomerRow & { kind: 'lead' | 'contact' };
+    statuses: readonly string[];
+    followUp: string;
+  },
+) {
+  const r = p.row;
+  const back = `${consolePath(p.siteId)}/customers`;
+  return (
+    <ConfirmStep
+      user={p.user}
+      csrf={p.csrf}
+      title={`Edit the ${r.kind}`}
+      css={CONSOLE_CSS}
+      back={{ href: back, label: 'Customers' }}
+      heading={`The ${r.kind} of ${r.name || 'an erased person'}`}
+      action={editPath(p.siteId, r)}
+      hidden={{ shown: r.updatedAt.toISOString() }}
+      button={{ id: 'save-customer', label: 'Save' }}
+      fields={
+        <>
+          <label>
+            Status
+            <select name="status">
+              {p.statuses.map((st) => (
+                <option value={st} selected={st === r.status}>
+                  {st}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label style="display:flex;gap:.5rem;align-items:center">
+            <input type="checkbox" name="handled" value="1" checked={r.handled} style="width:auto" />
+            Handled
+          </label>
+          <label>
+            Note (only you and your assistants see it)
+            <textarea name="note" rows={4} maxlength={2000}>
+              {r.note ?? ''}
+            </textarea>
+          </label>
+          <label>
+            Follow up on ({p.timeZone})
+            <input type="date" name="followUp" value={p.followUp} />
+          </label>
+        </>
+      }
+    >
+      <dl>
+        <dt>Email</dt>
+        <dd>{r.email ?? '—'}</dd>
+        <dt>Phone</dt>
+        <dd>{r.phone ?? '—'}</dd>
+        {r.source ? (
+          <>
+            <dt>Source</dt>
+            <dd>{sourceText(r.source)}</dd>
+          </>
+        ) : null}
+        <dt>{TEXT_LABEL[r.kind]}</dt>
+        <dd class="msg">{r.message || '—'}</dd>
+        <dt>{WHEN_LABEL[r.kind]}</dt>
+        <dd>
+          <Time at={r.at} tz={p.timeZone} />
+        </dd>
+      </dl>
+    </ConfirmStep>
   );
 }

@@ -11,6 +11,7 @@ import { DEFAULT_SCOPES, SCOPES } from '../../kernel/scopes.js';
 import type { SessionUser } from '../session.js';
 import { ScopeBoxes, SiteAndReach } from './grant-fields.js';
 import { CsrfField, Layout } from './layout.js';
+import { DataTable } from './table.js';
 import { Time } from './time.js';
 
 export type DevelopersProps = {
@@ -68,53 +69,45 @@ export function DevelopersPage(p: DevelopersProps) {
       {p.created ? <CreatedToken created={p.created} /> : null}
       <div class="card">
         <h2>Connections</h2>
-        <table id="connections" class="rt">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Reach</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Token</th>
-              <th scope="col">Client</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="sr">Revoke</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.connections.map((c) => (
-              <tr data-connection={c.id}>
-                <td data-label="Name">
+        <DataTable
+          id="connections"
+          rows={p.connections}
+          rowAttrs={(c) => ({ 'data-connection': c.id })}
+          columns={[
+            {
+              label: 'Name',
+              cell: (c) => (
+                <>
                   {c.name}
                   {c.oauthEmail ? <small class="muted"> signed in as {c.oauthEmail}</small> : null}
-                </td>
-                <td data-label="Reach">
-                  {c.reach === 'workspace'
-                    ? 'Whole workspace'
-                    : (siteName.get(c.websiteId) ?? 'This website')}
-                </td>
-                <td data-label="Scopes">{c.scopes.join(', ')}</td>
-                <td data-label="Token">
-                  <code>{c.tokenPrefix ? `${c.tokenPrefix}…` : '—'}</code>
-                </td>
-                <td data-label="Client">{c.clientKind}</td>
-                <td data-label="Created">{when(c.createdAt)}</td>
-                <td data-label="Last used">{when(c.lastUsedAt)}</td>
-                <td>
-                  <RevokeCell
-                    what="connection"
-                    name={c.name}
-                    revoked={Boolean(c.revokedAt)}
-                    action={`/settings/advanced/developers/connections/${c.id}/revoke`}
-                    csrf={p.csrf}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              label: 'Reach',
+              cell: (c) =>
+                c.reach === 'workspace' ? 'Whole workspace' : (siteName.get(c.websiteId) ?? 'This website'),
+            },
+            { label: 'Scopes', cell: (c) => c.scopes.join(', ') },
+            { label: 'Token', cell: (c) => <code>{c.tokenPrefix ? `${c.tokenPrefix}…` : '—'}</code> },
+            { label: 'Client', cell: (c) => c.clientKind },
+            { label: 'Created', cell: (c) => when(c.createdAt) },
+            { label: 'Last used', cell: (c) => when(c.lastUsedAt) },
+            {
+              label: 'Revoke',
+              action: true,
+              cell: (c) => (
+                <RevokeCell
+                  what="connection"
+                  name={c.name}
+                  revoked={Boolean(c.revokedAt)}
+                  action={`/settings/advanced/developers/connections/${c.id}/revoke`}
+                  csrf={p.csrf}
+                />
+              ),
+            },
+          ]}
+        />
       </div>
       {p.sites.length > 0 ? (
         <div class="card">
@@ -169,38 +162,28 @@ function Delivery(p: DevelopersProps & { siteName: Map<string, string> }) {
         For a website front end: <code>GET /v1/content/site</code> and{' '}
         <code>GET /v1/content/pages/:slug</code>. They cannot write and are refused by the MCP endpoint.
       </p>
-      <table class="rt">
-        <thead>
-          <tr>
-            <th scope="col">Website</th>
-            <th scope="col">Token</th>
-            <th scope="col">Created</th>
-            <th scope="col">
-              <span class="sr">Revoke</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.deliveryTokens.map((t) => (
-            <tr data-delivery={t.id}>
-              <td data-label="Website">{p.siteName.get(t.websiteId)}</td>
-              <td data-label="Token">
-                <code>{t.tokenPrefix}…</code>
-              </td>
-              <td data-label="Created">{when(t.createdAt)}</td>
-              <td>
-                <RevokeCell
-                  what="delivery token"
-                  name={t.tokenPrefix}
-                  revoked={Boolean(t.revokedAt)}
-                  action={`/settings/advanced/developers/delivery/${t.id}/revoke`}
-                  csrf={p.csrf}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={p.deliveryTokens}
+        rowAttrs={(t) => ({ 'data-delivery': t.id })}
+        columns={[
+          { label: 'Website', cell: (t) => p.siteName.get(t.websiteId) },
+          { label: 'Token', cell: (t) => <code>{t.tokenPrefix}…</code> },
+          { label: 'Created', cell: (t) => when(t.createdAt) },
+          {
+            label: 'Revoke',
+            action: true,
+            cell: (t) => (
+              <RevokeCell
+                what="delivery token"
+                name={t.tokenPrefix}
+                revoked={Boolean(t.revokedAt)}
+                action={`/settings/advanced/developers/delivery/${t.id}/revoke`}
+                csrf={p.csrf}
+              />
+            ),
+          },
+        ]}
+      />
       <form method="post" action="/settings/advanced/developers/delivery">
         <CsrfField csrf={p.csrf} />
         <SiteAndReachless sites={p.sites} />
@@ -260,30 +243,19 @@ function ActivityCard(p: DevelopersProps) {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <table id="activity" class="rt">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Connection</th>
-            <th scope="col">Tool</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Code</th>
-            <th scope="col">What happened</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.activity.rows.map((a) => (
-            <tr data-outcome={a.outcome}>
-              <td data-label="When">{when(a.createdAt)}</td>
-              <td data-label="Connection">{(a.connectionId && names.get(a.connectionId)) ?? ''}</td>
-              <td data-label="Tool">{a.tool}</td>
-              <td data-label="Outcome">{a.outcome}</td>
-              <td data-label="Code">{a.code ?? ''}</td>
-              <td data-label="What happened">{a.summary}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        id="activity"
+        rows={p.activity.rows}
+        rowAttrs={(a) => ({ 'data-outcome': a.outcome })}
+        columns={[
+          { label: 'When', cell: (a) => when(a.createdAt) },
+          { label: 'Connection', cell: (a) => (a.connectionId && names.get(a.connectionId)) ?? '' },
+          { label: 'Tool', cell: (a) => a.tool },
+          { label: 'Outcome', cell: (a) => a.outcome },
+          { label: 'Code', cell: (a) => a.code ?? '' },
+          { label: 'What happened', cell: (a) => a.summary },
+        ]}
+      />
       {p.activity.rows.length === 0 ? <p class="muted">Nothing yet.</p> : null}
       {p.activity.next ? (
         <a href={qs({ before: p.activity.next })} id="activity-next">

@@ -6,7 +6,9 @@ import type { HomeSite } from '../../domain/sites/owner-home.js';
 import type { DeletedSite } from '../../domain/sites/delete.js';
 import type { ApprovalListItem } from '../../plans/approve.js';
 import type { SessionUser } from '../session.js';
-import { CsrfField, Layout } from './layout.js';
+import { ConfirmActions } from './confirm.js';
+import { Layout } from './layout.js';
+import { DataTable } from './table.js';
 import { Time } from './time.js';
 
 export type HomeProps = {
@@ -84,7 +86,9 @@ export function HomePage(p: HomeProps) {
               )}
               <ul>
                 <li>
-                  <a href={`/dashboard/sites/${s.id}`}>Site console: pages, publishing, customers, members</a>
+                  <a href={`/dashboard/sites/${s.id}`}>
+                    Site console: pages, publishing, bookings, services, customers, members
+                  </a>
                 </li>
                 <li>
                   <a href={`/editor/${s.id}/`}>Preview the draft</a>
@@ -106,32 +110,17 @@ export function HomePage(p: HomeProps) {
       {p.deleted.length ? <DeletedSitesCard {...p} /> : null}
       <div class="card">
         <h2 style="margin-top:0">Recent activity</h2>
-        {p.activity.length === 0 ? (
-          <p class="muted">Nothing yet.</p>
-        ) : (
-          <table class="rt" id="recent-activity">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Website</th>
-                <th scope="col">What</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.activity.map((a) => (
-                <tr>
-                  <td data-label="When">
-                    <Time at={a.createdAt} tz={p.timeZone} />
-                  </td>
-                  <td data-label="Website">{(a.websiteId && p.siteNames.get(a.websiteId)) ?? '—'}</td>
-                  <td data-label="What">{a.summary}</td>
-                  <td data-label="Outcome">{a.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          id="recent-activity"
+          rows={p.activity}
+          empty="Nothing yet."
+          columns={[
+            { label: 'When', cell: (a) => <Time at={a.createdAt} tz={p.timeZone} /> },
+            { label: 'Website', cell: (a) => (a.websiteId && p.siteNames.get(a.websiteId)) ?? '—' },
+            { label: 'What', cell: (a) => a.summary },
+            { label: 'Outcome', cell: (a) => a.outcome },
+          ]}
+        />
         <p>
           <a href="/settings/advanced/developers">Developers: connections, tokens and all Activity</a>
         </p>
@@ -149,39 +138,34 @@ function DeletedSitesCard(p: HomeProps) {
         Offline and out of your assistants' reach. Restore one to get it back as it was (offline until you
         publish it); otherwise it is removed for good on the date shown.
       </p>
-      <table class="rt">
-        <thead>
-          <tr>
-            <th scope="col">Website</th>
-            <th scope="col">Deleted</th>
-            <th scope="col">Removed for good</th>
-            <th scope="col">
-              <span class="sr">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.deleted.map((d) => (
-            <tr data-deleted-site={d.id}>
-              <td data-label="Website">{d.name}</td>
-              <td data-label="Deleted">
-                <Time at={d.deletedAt} tz={p.timeZone} />
-              </td>
-              <td data-label="Removed for good">
-                <Time at={d.purgeAt} tz={p.timeZone} />
-              </td>
-              <td>
-                <form method="post" action={`/dashboard/sites/${d.id}/restore`} style="margin:0">
-                  <CsrfField csrf={p.csrf} />
-                  <button type="submit" class="secondary">
-                    Restore<span class="sr"> {d.name}</span>
-                  </button>
-                </form>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={p.deleted}
+        rowAttrs={(d) => ({ 'data-deleted-site': d.id })}
+        columns={[
+          { label: 'Website', cell: (d) => d.name },
+          { label: 'Deleted', cell: (d) => <Time at={d.deletedAt} tz={p.timeZone} /> },
+          { label: 'Removed for good', cell: (d) => <Time at={d.purgeAt} tz={p.timeZone} /> },
+          {
+            label: 'Action',
+            action: true,
+            cell: (d) => (
+              <ConfirmActions
+                csrf={p.csrf}
+                action={`/dashboard/sites/${d.id}/restore`}
+                button={{
+                  id: `restore-${d.id}`,
+                  class: 'secondary',
+                  label: (
+                    <>
+                      Restore<span class="sr"> {d.name}</span>
+                    </>
+                  ),
+                }}
+              />
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
@@ -195,34 +179,20 @@ function OutgoingMailCard(p: HomeProps) {
           <strong>No mail server is configured (SMTP_URL): these messages have not left.</strong>
         </p>
       )}
-      {p.mail.length === 0 ? (
-        <p class="muted">No email yet.</p>
-      ) : (
-        <table class="rt">
-          <thead>
-            <tr>
-              <th scope="col">Website</th>
-              <th scope="col">Message</th>
-              <th scope="col">State</th>
-              <th scope="col">Queued</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.mail.map((m) => (
-              <tr>
-                <td data-label="Website">{m.site}</td>
-                <td data-label="Message">{m.subject}</td>
-                <td data-label="State" data-mail-state={m.status}>
-                  {MAIL_STATE[m.status] ?? m.status}
-                </td>
-                <td data-label="Queued">
-                  <Time at={m.createdAt} tz={p.timeZone} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={p.mail}
+        empty="No email yet."
+        columns={[
+          { label: 'Website', cell: (m) => m.site },
+          { label: 'Message', cell: (m) => m.subject },
+          {
+            label: 'State',
+            cell: (m) => MAIL_STATE[m.status] ?? m.status,
+            attrs: (m) => ({ 'data-mail-state': m.status }),
+          },
+          { label: 'Queued', cell: (m) => <Time at={m.createdAt} tz={p.timeZone} /> },
+        ]}
+      />
     </div>
   );
 }

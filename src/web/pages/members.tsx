@@ -2,16 +2,12 @@
 // (behind a confirmation) and Revoke. Never the last owner, never yourself.
 import type { Member, PendingInvitation } from '../../domain/access/members.js';
 import type { SessionUser } from '../session.js';
-import { ConsoleNav, consolePath } from './console.js';
-import { CsrfField, Layout } from './layout.js';
+import { CONSOLE_CSS, ConsoleFrame, consolePath } from './console.js';
+import { ConfirmActions, ConfirmStep, Flash } from './confirm.js';
+import { DataTable } from './table.js';
 import { Time } from './time.js';
 
 type Base = { user: SessionUser; csrf: string; siteId: string; siteName: string; timeZone: string };
-
-const CSS = `
-h1,p,li{overflow-wrap:anywhere}nav.sub{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0 1rem}
-.danger button{background:#b00020;border-color:#b00020}
-`;
 
 const DONE: Record<string, string> = {
   removed:
@@ -24,127 +20,92 @@ export function MembersPage(
 ) {
   const base = consolePath(p.siteId);
   return (
-    <Layout title={`Members · ${p.siteName}`} user={p.user} csrf={p.csrf} css={CSS}>
-      <p>
-        <a href="/">← Your websites</a>
-      </p>
-      <h1>Members of {p.siteName}</h1>
-      <ConsoleNav id={p.siteId} />
-      {p.done && DONE[p.done] ? (
-        <p class="ok" role="status" id="done">
-          {DONE[p.done]}
-        </p>
-      ) : null}
+    <ConsoleFrame
+      {...p}
+      title={`Members · ${p.siteName}`}
+      heading={`Members of ${p.siteName}`}
+      current="members"
+      flash={<Flash messages={DONE} done={p.done} />}
+    >
       <div class="card" id="members">
         <h2 style="margin-top:0">Members</h2>
-        <table class="rt">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span class="sr">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.members.map((m) => (
-              <tr data-member={m.userId}>
-                <td data-label="Name">{m.name}</td>
-                <td data-label="Email">{m.email}</td>
-                <td data-label="Role">{m.role}</td>
-                <td data-label="Since">
-                  <Time at={m.since} tz={p.timeZone} />
-                </td>
-                <td>
-                  {m.userId === p.user.id ? (
-                    <span class="muted">You</span>
-                  ) : (
-                    <a href={`${base}/members/${encodeURIComponent(m.userId)}/remove`}>
-                      Remove<span class="sr"> {m.name}</span>…
-                    </a>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={p.members}
+          rowAttrs={(m) => ({ 'data-member': m.userId })}
+          columns={[
+            { label: 'Name', cell: (m) => m.name },
+            { label: 'Email', cell: (m) => m.email },
+            { label: 'Role', cell: (m) => m.role },
+            { label: 'Since', cell: (m) => <Time at={m.since} tz={p.timeZone} /> },
+            {
+              label: 'Action',
+              action: true,
+              cell: (m) =>
+                m.userId === p.user.id ? (
+                  <span class="muted">You</span>
+                ) : (
+                  <a href={`${base}/members/${encodeURIComponent(m.userId)}/remove`}>
+                    Remove<span class="sr"> {m.name}</span>…
+                  </a>
+                ),
+            },
+          ]}
+        />
       </div>
       <div class="card" id="invitations">
         <h2 style="margin-top:0">Pending invitations</h2>
-        {p.invitations.length === 0 ? (
-          <p class="muted">No invitation is waiting. Your assistant can prepare one for your approval.</p>
-        ) : (
-          <table class="rt">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Level</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="sr">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.invitations.map((i) => (
-                <tr data-invitation={i.id}>
-                  <td data-label="Email">{i.email}</td>
-                  <td data-label="Level">{i.level}</td>
-                  <td data-label="Expires">
-                    <Time at={i.expiresAt} tz={p.timeZone} />
-                  </td>
-                  <td>
-                    <form
-                      method="post"
-                      action={`${base}/invitations/${encodeURIComponent(i.id)}/revoke`}
-                      style="margin:0"
-                    >
-                      <CsrfField csrf={p.csrf} />
-                      <button type="submit" class="secondary">
+        <DataTable
+          rows={p.invitations}
+          empty="No invitation is waiting. Your assistant can prepare one for your approval."
+          rowAttrs={(i) => ({ 'data-invitation': i.id })}
+          columns={[
+            { label: 'Email', cell: (i) => i.email },
+            { label: 'Level', cell: (i) => i.level },
+            { label: 'Expires', cell: (i) => <Time at={i.expiresAt} tz={p.timeZone} /> },
+            {
+              label: 'Action',
+              action: true,
+              cell: (i) => (
+                <ConfirmActions
+                  csrf={p.csrf}
+                  action={`${base}/invitations/${encodeURIComponent(i.id)}/revoke`}
+                  button={{
+                    id: `revoke-${i.id}`,
+                    class: 'secondary',
+                    label: (
+                      <>
                         Revoke<span class="sr"> the invitation of {i.email}</span>
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+                      </>
+                    ),
+                  }}
+                />
+              ),
+            },
+          ]}
+        />
       </div>
-    </Layout>
+    </ConsoleFrame>
   );
 }
 
 export function ConfirmRemovePage(p: Base & { member: Member }) {
   const base = consolePath(p.siteId);
   return (
-    <Layout title="Remove a member?" user={p.user} csrf={p.csrf} css={CSS}>
+    <ConfirmStep
+      user={p.user}
+      csrf={p.csrf}
+      title="Remove a member?"
+      css={CONSOLE_CSS}
+      back={{ href: `${base}/members`, label: 'Members' }}
+      heading={`Remove ${p.member.name} (${p.member.role})?`}
+      danger
+      action={`${base}/members/${encodeURIComponent(p.member.userId)}/remove`}
+      button={{ id: 'confirm-remove', label: 'Remove' }}
+    >
       <p>
-        <a href={`${base}/members`}>← Members</a>
+        {p.member.email} loses access to {p.siteName} at their next click: the draft preview, approvals, and
+        every connection they created stop working for this site. Nothing they made is deleted.
       </p>
-      <div class="card danger">
-        <h1>
-          Remove {p.member.name} ({p.member.role})?
-        </h1>
-        <p>
-          {p.member.email} loses access to {p.siteName} at their next click: the draft preview, approvals, and
-          every connection they created stop working for this site. Nothing they made is deleted.
-        </p>
-        <div class="actions">
-          <form method="post" action={`${base}/members/${encodeURIComponent(p.member.userId)}/remove`}>
-            <CsrfField csrf={p.csrf} />
-            <button type="submit" id="confirm-remove">
-              Remove
-            </button>
-          </form>
-          <a class="btn secondary" href={`${base}/members`}>
-            Cancel
-          </a>
-        </div>
-      </div>
-    </Layout>
+    </ConfirmStep>
   );
 }

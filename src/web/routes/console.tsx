@@ -24,14 +24,9 @@ import {
   consolePath,
 } from '../pages/console.js';
 import { type WebEnv, requireUser } from '../session.js';
+import { field, ownerAction } from './owner-action.js';
 
 const BASE = '/dashboard/sites/:websiteId';
-
-/** A form field as one bounded string ('' when absent or repeated). */
-export function field(form: Record<string, unknown>, name: string, max = 500): string {
-  const v = form[name];
-  return typeof v === 'string' ? v.slice(0, max) : '';
-}
 
 export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
   const { services } = deps;
@@ -61,12 +56,14 @@ export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
     );
   });
 
-  app.post(`${BASE}/pages/:pageId/delete`, async (c) => {
-    const id = c.req.param('websiteId');
-    await asPerson(services, c.get('user')!.id, 'page.delete', id, (ctx) =>
-      deletePage(ctx, c.req.param('pageId')),
-    );
-    return c.redirect(`${consolePath(id)}?done=page_deleted`, 303);
+  const back = (id: string) => ({ href: consolePath(id), label: 'Back to the site console' });
+  ownerAction(app, deps, {
+    path: `${BASE}/pages/:pageId/delete`,
+    action: 'page.delete',
+    input: (_form, params) => params.pageId!,
+    run: deletePage,
+    done: (id) => `${consolePath(id)}?done=page_deleted`,
+    back,
   });
 
   app.get(`${BASE}/publish`, async (c) => {
@@ -98,25 +95,33 @@ export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
     return c.redirect(`${consolePath(id)}?done=unpublished`, 303);
   });
 
-  app.post(`${BASE}/visitor-agents`, async (c) => {
-    const id = c.req.param('websiteId');
-    const on = field(await c.req.parseBody(), 'on') === '1';
-    await asPerson(services, c.get('user')!.id, 'site.visitor_agents', id, (ctx) =>
-      setVisitorAgents(ctx, on),
-    );
-    return c.redirect(`${consolePath(id)}?done=${on ? 'assistants_on' : 'assistants_off'}`, 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/visitor-agents`,
+    action: 'site.visitor_agents',
+    input: (form) => field(form, 'on') === '1',
+    run: async (ctx, on) => {
+      await setVisitorAgents(ctx, on);
+      return on;
+    },
+    done: (id, on) => `${consolePath(id)}?done=${on ? 'assistants_on' : 'assistants_off'}`,
+    back,
   });
 
-  app.post(`${BASE}/delete`, async (c) => {
-    const id = c.req.param('websiteId');
-    const typed = field(await c.req.parseBody(), 'name');
-    await asPerson(services, c.get('user')!.id, 'site.delete', id, (ctx) => deleteSite(ctx, typed));
-    return c.redirect('/?done=site_deleted', 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/delete`,
+    action: 'site.delete',
+    input: (form) => field(form, 'name'),
+    run: deleteSite,
+    done: () => '/?done=site_deleted',
+    back,
   });
 
-  app.post(`${BASE}/restore`, async (c) => {
-    const id = c.req.param('websiteId');
-    await asPerson(services, c.get('user')!.id, 'site.restore', id, restoreDeletedSite);
-    return c.redirect(`${consolePath(id)}?done=restored`, 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/restore`,
+    action: 'site.restore',
+    input: () => undefined,
+    run: (ctx) => restoreDeletedSite(ctx),
+    done: (id) => `${consolePath(id)}?done=restored`,
+    back: () => ({ href: '/', label: 'Back to your websites' }),
   });
 }

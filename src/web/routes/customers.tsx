@@ -1,83 +1,93 @@
 // The console's customers page: leads, bookings and contacts, and erasing one person's
 // personal data. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
 import type { Hono } from 'hono';
-import { asPerson } from '../../domain/as-person.js';
-import { customersOf } from '../../domain/crm/customers.js';
+import { customerOf, customersOf } from '../../domain/crm/customers.js';
+import { followUpDay, ownerUpdateCustomer } from '../../domain/crm/owner-update.js';
+import { CONTACT_STATUSES, LEAD_STATUSES } from '../../domain/crm/update.js';
+import { notFound } from '../../kernel/errors.js';
 import { erasePerson, erasurePreview } from '../../domain/crm/erase.js';
-import { timeZoneOf } from '../../domain/crm/booking-request.js';
 import type { AppDeps } from '../deps.js';
 import { consolePath } from '../pages/console.js';
-import { ConfirmErasePage, CustomersPage } from '../pages/customers.js';
+import { ConfirmErasePage, CustomersPage, EditCustomerPage } from '../pages/customers.js';
 import type { WebEnv } from '../session.js';
-import { field } from './console.js';
+import { consoleView, field, ownerAction } from './owner-action.js';
 
 const BASE = '/dashboard/sites/:websiteId/customers';
 const count = (v: string | undefined) => Math.max(0, Math.min(1_000_000, Number.parseInt(v ?? '0', 10) || 0));
 
 export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
-  const { services } = deps;
-
   app.get(BASE, async (c) => {
-    const user = c.get('user')!;
-    const { site, customers } = await asPerson(
-      services,
-      user.id,
-      'customers.read',
-      c.req.param('websiteId'),
-      async (ctx, site) => ({ site, customers: await customersOf(ctx) }),
-    );
+    const view = await consoleView(c, deps, 'customers.read', async (ctx) => ({
+      customers: await customersOf(ctx),
+    }));
     const q = c.req.query();
     const erased =
       q.done === 'erased'
         ? { leads: count(q.leads), bookings: count(q.bookings), contacts: count(q.contacts) }
         : null;
+    return c.html(<CustomersPage {...view} erased={erased} done={q.done} />);
+  });
+
+  // A lead's or contact's status, handled, note and follow-up date (crm_update's own function).
+  const KINDS = { lead: LEAD_STATUSES, contact: CONTACT_STATUSES } as const;
+  const kindOf = (k: string | undefined): 'lead' | 'contact' => {
+    if (k !== 'lead' && k !== 'contact') throw notFound('page');
+    return k;
+  };
+  app.get(`${BASE}/:kind/:id`, async (c) => {
+    const kind = kindOf(c.req.param('kind'));
+    const view = await consoleView(c, deps, 'customers.read', async (ctx) => ({
+      row: await customerOf(ctx, kind, c.req.param('id')),
+    }));
     return c.html(
-      <CustomersPage
-        user={user}
-        csrf={c.get('csrf')}
-        siteId={site.id}
-        siteName={site.name}
-        timeZone={timeZoneOf(site.config)}
-        customers={customers}
-        erased={erased}
+      <EditCustomerPage
+        {...view}
+        row={view.row}
+        statuses={KINDS[kind]}
+        followUp={followUpDay(view.row.followUpAt, view.timeZone)}
       />,
     );
+  });
+
+  ownerAction(app, deps, {
+    path: `${BASE}/:kind/:id`,
+    action: 'customers.update',
+    input: (form, params) => ({
+      record: kindOf(params.kind),
+      id: params.id!,
+      shown: field(form, 'shown', 40),
+      status: field(form, 'status', 40),
+      handled: field(form, 'handled') === '1',
+      note: field(form, 'note', 4_000),
+      followUp: field(form, 'followUp', 20),
+    }),
+    run: ownerUpdateCustomer,
+    done: (id, r) => `${consolePath(id)}/customers?done=${r.changed.length ? 'updated' : 'unchanged'}`,
+    back: (id) => ({ href: `${consolePath(id)}/customers`, label: 'Back to the customers' }),
   });
 
   app.get(`${BASE}/erase`, async (c) => {
-    const user = c.get('user')!;
     const email = (c.req.query('email') ?? '').slice(0, 300);
-    const { site, preview } = await asPerson(
-      services,
-      user.id,
-      'customers.erase',
-      c.req.param('websiteId'),
-      async (ctx, site) => ({ site, preview: await erasurePreview(ctx, email) }),
-    );
-    return c.html(
-      <ConfirmErasePage
-        user={user}
-        csrf={c.get('csrf')}
-        siteId={site.id}
-        siteName={site.name}
-        timeZone={timeZoneOf(site.config)}
-        preview={preview}
-      />,
-    );
+    const view = await consoleView(c, deps, 'customers.erase', async (ctx) => ({
+      preview: await erasurePreview(ctx, email),
+    }));
+    return c.html(<ConfirmErasePage {...view} />);
   });
 
-  app.post(`${BASE}/erase`, async (c) => {
-    const id = c.req.param('websiteId');
-    const email = field(await c.req.parseBody(), 'email', 300);
-    const r = await asPerson(services, c.get('user')!.id, 'customers.erase', id, (ctx) =>
-      erasePerson(ctx, email),
-    );
-    const q = new URLSearchParams({
-      done: 'erased',
-      leads: String(r.leads),
-      bookings: String(r.bookings),
-      contacts: String(r.contacts),
-    });
-    return c.redirect(`${consolePath(id)}/customers?${q}`, 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/erase`,
+    action: 'customers.erase',
+    input: (form) => field(form, 'email', 300),
+    run: erasePerson,
+    done: (id, r) => {
+      const q = new URLSearchParams({
+        done: 'erased',
+        leads: String(r.leads),
+        bookings: String(r.bookings),
+        contacts: String(r.contacts),
+      });
+      return `${consolePath(id)}/customers?${q}`;
+    },
+    back: (id) => ({ href: `${consolePath(id)}/customers`, label: 'Back to the customers' }),
   });
 }

@@ -6,7 +6,9 @@ import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountConsole } from './console.js';
+import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
+import { mountServices } from './services.js';
 import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
@@ -31,6 +33,8 @@ export const ROUTES: RouteModule[] = [
   mountPreview,
   mountInvitations,
   mountConsole,
+  mountBookings,
+  mountServices,
   mountCustomers,
   mountMembers,
 ];

@@ -1,72 +1,46 @@
 // The console's members page: members and pending invitations; remove a member, revoke an
 // invitation. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
 import type { Hono } from 'hono';
-import { asPerson } from '../../domain/as-person.js';
 import { membersOf, removeMember, revokeInvitation } from '../../domain/access/members.js';
-import { timeZoneOf } from '../../domain/crm/booking-request.js';
 import { notFound } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { consolePath } from '../pages/console.js';
 import { ConfirmRemovePage, MembersPage } from '../pages/members.js';
 import type { WebEnv } from '../session.js';
+import { consoleView, ownerAction } from './owner-action.js';
 
 const BASE = '/dashboard/sites/:websiteId';
 
 export function mountMembers(app: Hono<WebEnv>, deps: AppDeps): void {
-  const { services } = deps;
-  const load = (userId: string, websiteId: string) =>
-    asPerson(services, userId, 'members.read', websiteId, async (ctx, site) => ({
-      site,
-      ...(await membersOf(ctx)),
-    }));
-
   app.get(`${BASE}/members`, async (c) => {
-    const user = c.get('user')!;
-    const { site, members, invitations } = await load(user.id, c.req.param('websiteId'));
-    return c.html(
-      <MembersPage
-        user={user}
-        csrf={c.get('csrf')}
-        siteId={site.id}
-        siteName={site.name}
-        timeZone={timeZoneOf(site.config)}
-        members={members}
-        invitations={invitations}
-        done={c.req.query('done')}
-      />,
-    );
+    const view = await consoleView(c, deps, 'members.read', membersOf);
+    return c.html(<MembersPage {...view} done={c.req.query('done')} />);
   });
 
   app.get(`${BASE}/members/:userId/remove`, async (c) => {
-    const user = c.get('user')!;
-    const { site, members } = await load(user.id, c.req.param('websiteId'));
-    const member = members.find((m) => m.userId === c.req.param('userId') && m.userId !== user.id);
+    const view = await consoleView(c, deps, 'members.read', membersOf);
+    const me = c.get('user')!.id;
+    const member = view.members.find((m) => m.userId === c.req.param('userId') && m.userId !== me);
     if (!member) throw notFound('member');
-    return c.html(
-      <ConfirmRemovePage
-        user={user}
-        csrf={c.get('csrf')}
-        siteId={site.id}
-        siteName={site.name}
-        timeZone={timeZoneOf(site.config)}
-        member={member}
-      />,
-    );
+    return c.html(<ConfirmRemovePage {...view} member={member} />);
   });
 
-  app.post(`${BASE}/members/:userId/remove`, async (c) => {
-    const id = c.req.param('websiteId');
-    await asPerson(services, c.get('user')!.id, 'members.remove', id, (ctx) =>
-      removeMember(ctx, c.req.param('userId')),
-    );
-    return c.redirect(`${consolePath(id)}/members?done=removed`, 303);
+  const back = (id: string) => ({ href: `${consolePath(id)}/members`, label: 'Back to the members' });
+  ownerAction(app, deps, {
+    path: `${BASE}/members/:userId/remove`,
+    action: 'members.remove',
+    input: (_form, params) => params.userId!,
+    run: removeMember,
+    done: (id) => `${consolePath(id)}/members?done=removed`,
+    back,
   });
 
-  app.post(`${BASE}/invitations/:invitationId/revoke`, async (c) => {
-    const id = c.req.param('websiteId');
-    await asPerson(services, c.get('user')!.id, 'invitations.revoke', id, (ctx) =>
-      revokeInvitation(ctx, c.req.param('invitationId')),
-    );
-    return c.redirect(`${consolePath(id)}/members?done=revoked`, 303);
+  ownerAction(app, deps, {
+    path: `${BASE}/invitations/:invitationId/revoke`,
+    action: 'invitations.revoke',
+    input: (_form, params) => params.invitationId!,
+    run: revokeInvitation,
+    done: (id) => `${consolePath(id)}/members?done=revoked`,
+    back,
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "contacts" ADD COLUMN "follow_up_at" timestamp with time zone;
