@@ -15,6 +15,20 @@ if (!hasChromium) {
 const TOOL_FILES = 'test/tools/**/*.test.ts';
 /** Files that need a fresh worker of their own (none today). */
 const ISOLATED: string[] = [];
+/**
+ * The slow tier: files that drive a real browser or real `sitegate` processes (crashes, restarts,
+ * stalls, signals, backups, the CLI), and the migration corpora. `npm test` leaves them out to stay
+ * within a few minutes; `npm run test:all` and CI (.ci/run, on PGlite and on PostgreSQL) run them.
+ */
+const SLOW = [
+  'test/**/*.browser.test.ts',
+  'test/reliability/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/ops/{backup,shutdown,shutdown-drain,schema-refusal,pg-backup}.test.ts',
+  'test/attack/{demo-tokens-at-rest,restore-paths}.test.ts',
+  'test/migrate/{fidelity,generalise}.test.ts',
+];
 
 // What both projects below share. Spelled out rather than inherited (`extends: true`), because an
 // inherited `include` would be merged with a project's own rather than replaced by it.
@@ -32,7 +46,7 @@ const shared = {
 export default defineConfig({
   test: {
     // 2 cores here and in CI: two files at a time keeps PGlite start-up from thrashing. Set here only,
-    // for both projects, so that --maxWorkers on the command line still decides.
+    // for every project, so that --maxWorkers on the command line still decides.
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
@@ -44,9 +58,18 @@ export default defineConfig({
       {
         test: {
           ...shared,
-          name: 'shared',
+          name: 'quick',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: [...shared.exclude, TOOL_FILES, ...ISOLATED],
+          exclude: [...shared.exclude, TOOL_FILES, ...ISOLATED, ...SLOW],
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'slow',
+          include: SLOW,
+          exclude: [...shared.exclude, ...ISOLATED],
           isolate: false,
         },
       },
