@@ -40,7 +40,21 @@ function syncedPaths(log: string): string[] {
       return '';
     }
   })();
-  return [...text.matchAll(/\b(?:fsync|fdatasync)\(\d+<([^>]+)>\) = 0/g)].map((m) => m[1]!);
+  // With -f, a sync that another thread's system call interrupts is written in two lines:
+  // `PID fsync(12</path> <unfinished ...>`, later `PID <... fsync resumed>)   = 0` (padded).
+  const synced: string[] = [];
+  const pending = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const whole = /^(\d+\s+)?(?:fsync|fdatasync)\(\d+<([^>]+)>\)\s+= 0/.exec(line);
+    if (whole) synced.push(whole[2]!);
+    const started = /^(\d+)\s+(?:fsync|fdatasync)\(\d+<([^>]+)> <unfinished \.\.\.>/.exec(line);
+    if (started) pending.set(started[1]!, started[2]!);
+    const resumed = /^(\d+)\s+<\.\.\. (?:fsync|fdatasync) resumed>\)\s+= 0/.exec(line);
+    const file = resumed && pending.get(resumed[1]!);
+    if (file) synced.push(file);
+    if (resumed) pending.delete(resumed[1]!);
+  }
+  return synced;
 }
 
 function filesUnder(dir: string): string[] {
