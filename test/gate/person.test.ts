@@ -64,6 +64,7 @@ const LIVE = table(`
   members.invite        allowed      owner_only   owner_only   not_found
   members.change_level  allowed      owner_only   owner_only   not_found
   invitations.resend    allowed      owner_only   owner_only   not_found
+  analytics.read        allowed      owner_only   owner_only   not_found
   site.preview          allowed      allowed      allowed      not_found
   restore_points.use    allowed      owner_only   owner_only   not_found
   plans.review          allowed      owner_only   owner_only   not_found
@@ -93,6 +94,7 @@ const DELETED = table(`
   members.invite        not_found    not_found    not_found    not_found
   members.change_level  not_found    not_found    not_found    not_found
   invitations.resend    not_found    not_found    not_found    not_found
+  analytics.read        not_found    not_found    not_found    not_found
   site.preview          not_found    not_found    not_found    not_found
   restore_points.use    not_found    not_found    not_found    not_found
   plans.review          not_found    not_found    not_found    not_found
@@ -124,6 +126,7 @@ const WITHHELD = table(`
   members.invite        area_disabled  owner_only   owner_only   not_found
   members.change_level  area_disabled  owner_only   owner_only   not_found
   invitations.resend    area_disabled  owner_only   owner_only   not_found
+  analytics.read        area_disabled  owner_only   owner_only   not_found
   site.preview          allowed        allowed      allowed      not_found
   restore_points.use    allowed        owner_only   owner_only   not_found
   plans.review          allowed        owner_only   owner_only   not_found
