@@ -104,6 +104,22 @@ describe('members: invite, change level, resend', () => {
     expect(await written(d.websites.main)).toEqual(before);
   });
 
+  it('two invitations of one address at the same moment leave one invitation and one email', async () => {
+    const d = await a.seed();
+    const web = await owner(d);
+    const email = `twice-${uniqueTag()}@example.com`;
+    const before = await written(d.websites.main);
+    const results = await Promise.all([
+      web.post(`${membersPath(d.websites.main)}/invite`, { email, level: 'viewer' }),
+      web.post(`${membersPath(d.websites.main)}/invite`, { email, level: 'editor' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
+    expect(await pendingOf(d.websites.main, email)).toHaveLength(1);
+    const after = await written(d.websites.main);
+    expect(after.mail).toBe(before.mail + 1);
+    expect(after.activity).toBe(before.activity + 1);
+  });
+
   it('changes an editor to viewer; refuses the owner row, owner as the level and a stale form', async () => {
     const d = await a.seed();
     const web = await owner(d);
