@@ -60,6 +60,12 @@ export const PERSON_RULES = {
   'members.read': { role: 'owner', area: 'access' },
   'members.remove': { role: 'owner', area: 'access' },
   'invitations.revoke': { role: 'owner', area: 'access' },
+  /** Inviting an address as editor or viewer, changing a member between them, resending an invitation. */
+  'members.invite': { role: 'owner', area: 'access' },
+  'members.change_level': { role: 'owner', area: 'access' },
+  'invitations.resend': { role: 'owner', area: 'access' },
+  /** The analytics page: the same figures as get_analytics_summary (area `site`, like that tool). */
+  'analytics.read': { role: 'owner', area: 'site' },
   /** The draft preview: any member of the site. */
   'site.preview': { role: 'viewer' },
   'restore_points.use': { role: 'owner' },

@@ -61,6 +61,10 @@ const LIVE = table(`
   members.read          allowed      owner_only   owner_only   not_found
   members.remove        allowed      owner_only   owner_only   not_found
   invitations.revoke    allowed      owner_only   owner_only   not_found
+  members.invite        allowed      owner_only   owner_only   not_found
+  members.change_level  allowed      owner_only   owner_only   not_found
+  invitations.resend    allowed      owner_only   owner_only   not_found
+  analytics.read        allowed      owner_only   owner_only   not_found
   site.preview          allowed      allowed      allowed      not_found
   restore_points.use    allowed      owner_only   owner_only   not_found
   plans.review          allowed      owner_only   owner_only   not_found
@@ -87,6 +91,10 @@ const DELETED = table(`
   members.read          not_found    not_found    not_found    not_found
   members.remove        not_found    not_found    not_found    not_found
   invitations.revoke    not_found    not_found    not_found    not_found
+  members.invite        not_found    not_found    not_found    not_found
+  members.change_level  not_found    not_found    not_found    not_found
+  invitations.resend    not_found    not_found    not_found    not_found
+  analytics.read        not_found    not_found    not_found    not_found
   site.preview          not_found    not_found    not_found    not_found
   restore_points.use    not_found    not_found    not_found    not_found
   plans.review          not_found    not_found    not_found    not_found
@@ -115,6 +123,10 @@ const WITHHELD = table(`
   members.read          area_disabled  owner_only   owner_only   not_found
   members.remove        area_disabled  owner_only   owner_only   not_found
   invitations.revoke    area_disabled  owner_only   owner_only   not_found
+  members.invite        area_disabled  owner_only   owner_only   not_found
+  members.change_level  area_disabled  owner_only   owner_only   not_found
+  invitations.resend    area_disabled  owner_only   owner_only   not_found
+  analytics.read        area_disabled  owner_only   owner_only   not_found
   site.preview          allowed        allowed      allowed      not_found
   restore_points.use    allowed        owner_only   owner_only   not_found
   plans.review          allowed        owner_only   owner_only   not_found

@@ -1,6 +1,6 @@
 // The owner's console in Chromium: every new page (the site console, its publish and unpublish reviews,
 // a page's deletion, bookings with their reschedule and cancel steps, services, customers, a lead's
-// edit, an erasure's confirmation, members, a member's removal, and the home
+// edit, an erasure's confirmation, members, a member's removal, analytics, and the home
 // listing a deleted site) fits 390 px and 1280 px with no serious or critical axe-core violation; and
 // deleting a site through the typed confirmation, then restoring it from the home, works by clicking.
 import { and, eq } from 'drizzle-orm';
@@ -43,6 +43,7 @@ it('every console page fits 390 and 1280 px and passes axe', async () => {
     `${site}/customers/erase?email=pat%40example.com`,
     `${site}/members`,
     `${site}/members/${d.users.editor.id}/remove`,
+    `${site}/analytics`,
   ];
   for (const width of WIDTHS) {
     const page = await signedIn(suite.browser, suite.s.url, d.users.owner, width);

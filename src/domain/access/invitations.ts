@@ -79,30 +79,47 @@ export async function assertInvitable(ctx: SiteCtx, email: string): Promise<void
 /** Creates the invitation and queues its email (same transaction). Returns no link: it is mailed only. */
 export async function createInvitation(ctx: SiteCtx, email: string, level: InviteLevel) {
   await assertInvitable(ctx, email);
-  const token = randomBytes(32).toString('base64url');
+  const { token, tokenHash } = newInvitationToken();
   const id = newId('inv');
-  const expiresAt = new Date(ctx.now.getTime() + INVITATION_DAYS * 86_400_000);
+  const expiresAt = invitationExpiry(ctx.now);
   await ctx.tx.insert(invitations).values({
     id,
     websiteId: ctx.website.id,
     email,
     level,
-    tokenHash: sha256Hex(token),
+    tokenHash,
     invitedBy: ctx.actor.userId,
     createdAt: ctx.now,
     expiresAt,
   });
-  const link = `${ctx.services.config.baseUrl}/invitations/${token}`;
+  const mailId = await queueInvitationMail(ctx, { email, level, token });
+  return { invitationId: id, expiresAt, mailId };
+}
+
+/** A fresh invitation secret: the token goes into the link only, the database keeps its hash. */
+export function newInvitationToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: sha256Hex(token) };
+}
+
+export const invitationExpiry = (now: Date) => new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
+
+/** The invitation email with its link, queued in the outbox in the caller's transaction. */
+export async function queueInvitationMail(
+  ctx: SiteCtx,
+  inv: { email: string; level: InviteLevel; token: string },
+): Promise<string> {
+  const link = `${ctx.services.config.baseUrl}/invitations/${inv.token}`;
   const { name } = await websiteRowOf(ctx);
-  const mailId = await queueMail(
+  return queueMail(
     ctx.tx,
     {
       websiteId: ctx.website.id,
       kind: 'invitation',
-      to: email,
+      to: inv.email,
       subject: `You are invited to ${name}`,
       text: [
-        `You have been invited to work on ${name} as ${level === 'editor' ? 'an editor' : 'a viewer'}.`,
+        `You have been invited to work on ${name} as ${inv.level === 'editor' ? 'an editor' : 'a viewer'}.`,
         '',
         `Accept the invitation: ${link}`,
         '',
@@ -111,5 +128,4 @@ export async function createInvitation(ctx: SiteCtx, email: string, level: Invit
     },
     ctx.now,
   );
-  return { invitationId: id, expiresAt, mailId };
 }

@@ -3,11 +3,24 @@
 // (the gate for their connections, the draft preview, approvals, the console), so it holds at their
 // next request on every process. Never the last owner, never yourself. Revoking a pending invitation
 // makes its link unusable.
+//
+// The owner also invites an address as editor or viewer (the same createInvitation the reviewed
+// invitation plan runs, R-ACC-1), changes a member between editor and viewer, and resends a pending
+// invitation with a fresh link (the old link stops working). Owner access is never granted here.
 import { and, asc, eq, gt } from 'drizzle-orm';
+import { z } from 'zod';
 import { invitations, users, websiteMembers } from '../../db/schema.js';
-import { Refusal, notFound } from '../../kernel/errors.js';
+import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
+import {
+  type InviteLevel,
+  createInvitation,
+  invitationExpiry,
+  newInvitationToken,
+  normaliseEmail,
+  queueInvitationMail,
+} from './invitations.js';
 
 export type Member = { userId: string; name: string; email: string; role: string; since: Date };
 export type PendingInvitation = { id: string; email: string; level: string; expiresAt: Date };
@@ -87,4 +100,113 @@ export async function revokeInvitation(ctx: SiteCtx, invitationId: string): Prom
     'revoke_invitation',
     `The owner revoked a pending invitation (${done[0]!.level}); its link no longer works.`,
   );
+}
+
+/** Whether an email queued in this transaction leaves after the commit or waits (no SMTP_URL). */
+export type QueuedMail = 'sending' | 'queued';
+
+function sendAfterCommit(ctx: SiteCtx, mailId: string): QueuedMail {
+  const mailer = ctx.services.mail;
+  if (mailer) ctx.afterCommit?.(() => mailer.deliverNow([mailId]));
+  return mailer?.enabled ? 'sending' : 'queued';
+}
+
+const EMAIL = z.email().max(254);
+
+/** The level an owner may give in the console: editor or viewer, never owner. */
+function ownerGivenLevel(level: string): InviteLevel {
+  if (level === 'editor' || level === 'viewer') return level;
+  throw invalidInput(
+    level === 'owner'
+      ? 'Owner access is never given by invitation or by a level change: choose editor or viewer.'
+      : 'Choose editor or viewer.',
+  );
+}
+
+export async function inviteMember(
+  ctx: SiteCtx,
+  input: { email: string; level: string },
+): Promise<{ invitationId: string; mail: QueuedMail }> {
+  const level = ownerGivenLevel(input.level);
+  const email = normaliseEmail(input.email);
+  if (!EMAIL.safeParse(email).success) {
+    throw invalidInput('Enter one email address, like name@example.com.');
+  }
+  // assertInvitable (inside createInvitation) refuses a member's or a pending invitation's address.
+  const inv = await createInvitation(ctx, email, level);
+  await recordOwnerAction(
+    ctx,
+    'invite_member',
+    `The owner invited an address as ${level}; the invitation email is queued.`,
+  );
+  return { invitationId: inv.invitationId, mail: sendAfterCommit(ctx, inv.mailId) };
+}
+
+export async function changeMemberLevel(
+  ctx: SiteCtx,
+  input: { userId: string; level: string; shown: string },
+): Promise<{ level: InviteLevel }> {
+  const level = ownerGivenLevel(input.level);
+  if (input.userId === ctx.actor.userId) {
+    throw new Refusal('conflict', 'You cannot change your own level.');
+  }
+  const [row] = await ctx.tx
+    .select({ role: websiteMembers.role })
+    .from(websiteMembers)
+    .where(and(eq(websiteMembers.websiteId, ctx.website.id), eq(websiteMembers.userId, input.userId)))
+    .for('update');
+  if (!row) throw notFound('member');
+  if (row.role === 'owner') {
+    throw new Refusal('conflict', "An owner's level is not changed here.");
+  }
+  if (row.role !== input.shown) {
+    throw new Refusal(
+      'conflict',
+      `This member's level changed after your page was shown: they are now ${row.role}.`,
+      'Open the members again and decide on what they show now.',
+    );
+  }
+  if (row.role === level) throw new Refusal('conflict', `This member is already ${level}.`);
+  await ctx.tx
+    .update(websiteMembers)
+    .set({ role: level })
+    .where(and(eq(websiteMembers.websiteId, ctx.website.id), eq(websiteMembers.userId, input.userId)));
+  await recordOwnerAction(
+    ctx,
+    'change_member_level',
+    `The owner changed a member from ${row.role} to ${level}.`,
+  );
+  return { level };
+}
+
+/**
+ * A pending invitation's email again, with a fresh link valid for the full period: the database keeps
+ * only a token's hash, so the old link cannot be mailed again and stops working.
+ */
+export async function resendInvitation(ctx: SiteCtx, invitationId: string): Promise<{ mail: QueuedMail }> {
+  const { token, tokenHash } = newInvitationToken();
+  const [row] = await ctx.tx
+    .update(invitations)
+    .set({ tokenHash, expiresAt: invitationExpiry(ctx.now) })
+    .where(
+      and(
+        eq(invitations.id, invitationId),
+        eq(invitations.websiteId, ctx.website.id),
+        eq(invitations.status, 'pending'),
+        gt(invitations.expiresAt, ctx.now),
+      ),
+    )
+    .returning({ email: invitations.email, level: invitations.level });
+  if (!row) throw notFound('invitation');
+  const mailId = await queueInvitationMail(ctx, {
+    email: row.email,
+    level: ownerGivenLevel(row.level),
+    token,
+  });
+  await recordOwnerAction(
+    ctx,
+    'resend_invitation',
+    `The owner resent a pending invitation (${row.level}) with a new link; the old link no longer works.`,
+  );
+  return { mail: sendAfterCommit(ctx, mailId) };
 }

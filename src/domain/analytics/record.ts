@@ -28,7 +28,29 @@ export type VisitEvent = {
   path: string;
   visitor: Visitor;
   at: Date;
+  /** Where the visitor came from: another site's host name only (referrerHost), never a full URL. */
+  referrer?: string | null;
 };
+
+/**
+ * The host of a Referer header when it names another site (where the visitor came from); null for
+ * none, an unreadable one, or the site's own host (moving between its pages). Path and query are
+ * dropped: they can carry a person's search words or ids.
+ */
+export function referrerHost(referer: string | undefined, ownHost: string | undefined): string | null {
+  if (!referer) return null;
+  let host: string;
+  try {
+    const url = new URL(referer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    host = url.hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  const own = (ownHost ?? '').toLowerCase().replace(/:\d+$/, '');
+  if (!host || host === own) return null;
+  return host.slice(0, 253);
+}
 
 /** The visitor hash: HMAC-SHA256 of the website and the address's block under the day's salt, 128 bits as hex. */
 export function visitorHash(salt: string, websiteId: string, v: Pick<Visitor, 'address'>): string {
@@ -63,6 +85,7 @@ export async function recordEvents(
       websiteId: e.websiteId,
       kind: e.kind,
       path: e.path,
+      referrer: e.referrer ?? null,
       visitorHash: visitorHash(salts.get(utcDay(e.at))!, e.websiteId, e.visitor),
       occurredAt: e.at,
     })),

@@ -1,33 +1,73 @@
-// Analytics summary over the last `days` days: totals (assistants' calls apart), daily page views and top pages (visitor-chosen
-// paths fenced, src/domain/untrusted.ts).
-import { and, count, countDistinct, desc, eq, gte, sql } from 'drizzle-orm';
+// Analytics summary over the last `days` days: totals (assistants' calls apart), daily page views and
+// top pages (visitor-chosen paths fenced, src/domain/untrusted.ts). The owner's analytics page reads the
+// same function, so its figures and the tool's agree; it also shows what the tool leaves out: every
+// day of the range with its visits, where visitors came from, and the share of visits made through a
+// visitor's AI assistant. A fixed number of queries, aggregated in SQL, whatever the traffic.
+import { and, count, countDistinct, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import { analyticsEvents } from '../../db/schema.js';
 import type { DirectSiteCtx } from '../context.js';
 import { untrusted } from '../untrusted.js';
 
+const DAY_MS = 86_400_000;
+
+/** The UTC days from `since` to `now`, oldest first, as YYYY-MM-DD (the visitor salt's days too). */
+function daysBetween(since: Date, now: Date): string[] {
+  const out: string[] = [];
+  const start = Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate());
+  for (let t = start; t <= now.getTime(); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
 export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
-  const since = new Date(ctx.now.getTime() - days * 86_400_000);
-  const inRange = and(eq(analyticsEvents.websiteId, ctx.website.id), gte(analyticsEvents.occurredAt, since));
+  const since = new Date(ctx.now.getTime() - days * DAY_MS);
+  const e = analyticsEvents;
+  const inRange = and(eq(e.websiteId, ctx.website.id), gte(e.occurredAt, since));
   const byKind = await ctx.db
-    .select({ kind: analyticsEvents.kind, n: count(), visitors: countDistinct(analyticsEvents.visitorHash) })
-    .from(analyticsEvents)
+    .select({ kind: e.kind, n: count(), visitors: countDistinct(e.visitorHash) })
+    .from(e)
     .where(inRange)
-    .groupBy(analyticsEvents.kind);
+    .groupBy(e.kind);
   const top = await ctx.db
-    .select({ path: analyticsEvents.path, views: count() })
-    .from(analyticsEvents)
-    .where(and(inRange, eq(analyticsEvents.kind, 'pageview')))
-    .groupBy(analyticsEvents.path)
+    .select({ path: e.path, views: count() })
+    .from(e)
+    .where(and(inRange, eq(e.kind, 'pageview')))
+    .groupBy(e.path)
     .orderBy(desc(count()))
     .limit(5);
-  const day = sql<string>`to_char(${analyticsEvents.occurredAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const daily = await ctx.db
-    .select({ day, views: count() })
-    .from(analyticsEvents)
-    .where(and(inRange, eq(analyticsEvents.kind, 'pageview')))
+  const day = sql<string>`to_char(${e.occurredAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  // A visitor hash is salted per UTC day, so distinct hashes of one day are that day's visits.
+  const perDay = await ctx.db
+    .select({
+      day,
+      views: sql<number>`count(*) filter (where ${e.kind} = 'pageview')`,
+      visits: sql<number>`count(distinct ${e.visitorHash}) filter (where ${e.kind} = 'pageview')`,
+      assistantVisits: sql<number>`count(distinct ${e.visitorHash}) filter (where ${e.kind} = 'assistant')`,
+      anyVisits: sql<number>`count(distinct ${e.visitorHash}) filter (where ${e.kind} in ('pageview', 'assistant'))`,
+    })
+    .from(e)
+    .where(inRange)
     .groupBy(day)
     .orderBy(day);
+  const referrers = await ctx.db
+    .select({ host: e.referrer, visits: countDistinct(e.visitorHash) })
+    .from(e)
+    .where(and(inRange, eq(e.kind, 'pageview'), isNotNull(e.referrer)))
+    .groupBy(e.referrer)
+    .orderBy(desc(countDistinct(e.visitorHash)), e.referrer)
+    .limit(10);
   const get = (k: string) => byKind.find((r) => r.kind === k);
+  const found = new Map(perDay.map((d) => [d.day, d]));
+  const series = daysBetween(since, ctx.now).map((d) => {
+    const row = found.get(d);
+    return {
+      day: d,
+      views: Number(row?.views ?? 0),
+      visits: Number(row?.visits ?? 0),
+      assistantVisits: Number(row?.assistantVisits ?? 0),
+      anyVisits: Number(row?.anyVisits ?? 0),
+    };
+  });
+  const sum = (k: 'assistantVisits' | 'anyVisits') => series.reduce((n, d) => n + d[k], 0);
   return {
     days,
     since: since.toISOString(),
@@ -39,6 +79,12 @@ export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
     assistantCalls: Number(get('assistant')?.n ?? 0),
     // The path is the one the visitor asked for: theirs to choose, so fenced like their words.
     topPages: top.map((t) => ({ path: untrusted(t.path), views: Number(t.views) })),
-    daily: daily.map((d) => ({ day: d.day, views: Number(d.views) })),
+    daily: series.filter((d) => d.views > 0).map((d) => ({ day: d.day, views: d.views })),
+    /** Every day of the range (none left out), for a chart. */
+    series: series.map((d) => ({ day: d.day, views: d.views, visits: d.visits })),
+    /** Other sites' hosts visitors came from (a host is the sender's to choose: fenced). */
+    referrers: referrers.map((r) => ({ host: untrusted(r.host ?? ''), visits: Number(r.visits) })),
+    /** Visitor-days with any visit, and those through a visitor's assistant. */
+    visits: { all: sum('anyVisits'), viaAssistant: sum('assistantVisits') },
   };
 }

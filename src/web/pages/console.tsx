@@ -46,6 +46,7 @@ const SECTIONS = [
   ['services', '/services', 'Services'],
   ['customers', '/customers', 'Customers'],
   ['members', '/members', 'Members'],
+  ['analytics', '/analytics', 'Analytics'],
   ['restore-points', '/restore-points', 'Restore points'],
 ] as const;
 export type ConsoleSection = (typeof SECTIONS)[number][0];

@@ -6,6 +6,7 @@ import { mountAdmin } from './admin.js';
 import { mountApprovals } from './approvals.js';
 import { mountConnect } from './connect.js';
 import { mountConsole } from './console.js';
+import { mountAnalytics } from './analytics.js';
 import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
 import { mountServices } from './services.js';
@@ -37,6 +38,7 @@ export const ROUTES: RouteModule[] = [
   mountServices,
   mountCustomers,
   mountMembers,
+  mountAnalytics,
 ];
 
 /** JSON APIs without a session (no form CSRF guard): mounted on the root app before the pages. */

@@ -1,13 +1,20 @@
-// The console's members page: members and pending invitations; remove a member, revoke an
-// invitation. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
+// The console's members page: members and pending invitations; invite an address, change a member
+// between editor and viewer, remove a member, resend or revoke an invitation. Owner only, through the person gate (asPerson); the CSRF guard has checked every POST.
 import type { Hono } from 'hono';
-import { membersOf, removeMember, revokeInvitation } from '../../domain/access/members.js';
+import {
+  changeMemberLevel,
+  inviteMember,
+  membersOf,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
+} from '../../domain/access/members.js';
 import { notFound } from '../../kernel/errors.js';
 import type { AppDeps } from '../deps.js';
 import { consolePath } from '../pages/console.js';
 import { ConfirmRemovePage, MembersPage } from '../pages/members.js';
 import type { WebEnv } from '../session.js';
-import { consoleView, ownerAction } from './owner-action.js';
+import { consoleView, field, ownerAction } from './owner-action.js';
 
 const BASE = '/dashboard/sites/:websiteId';
 
@@ -41,6 +48,37 @@ export function mountMembers(app: Hono<WebEnv>, deps: AppDeps): void {
     input: (_form, params) => params.invitationId!,
     run: revokeInvitation,
     done: (id) => `${consolePath(id)}/members?done=revoked`,
+    back,
+  });
+
+  ownerAction(app, deps, {
+    path: `${BASE}/members/invite`,
+    action: 'members.invite',
+    input: (form) => ({ email: field(form, 'email', 320), level: field(form, 'level', 20) }),
+    run: inviteMember,
+    done: (id, r) => `${consolePath(id)}/members?done=invited.${r.mail}`,
+    back,
+  });
+
+  ownerAction(app, deps, {
+    path: `${BASE}/members/:userId/level`,
+    action: 'members.change_level',
+    input: (form, params) => ({
+      userId: params.userId!,
+      level: field(form, 'level', 20),
+      shown: field(form, 'shown', 20),
+    }),
+    run: changeMemberLevel,
+    done: (id) => `${consolePath(id)}/members?done=level`,
+    back,
+  });
+
+  ownerAction(app, deps, {
+    path: `${BASE}/invitations/:invitationId/resend`,
+    action: 'invitations.resend',
+    input: (_form, params) => params.invitationId!,
+    run: resendInvitation,
+    done: (id, r) => `${consolePath(id)}/members?done=resent.${r.mail}`,
     back,
   });
 }

@@ -6,6 +6,7 @@
 // Routes only translate: every rule lives in src/domain.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { countPageView } from '../../domain/analytics/page-views.js';
+import { referrerHost } from '../../domain/analytics/record.js';
 import { isHumanVisit } from '../../domain/analytics/record.js';
 import { liveWebsiteForHost } from '../../domain/domains/site-host.js';
 import { visibleAsset } from '../../domain/sites/view.js';
@@ -56,6 +57,7 @@ export function publishedSite(deps: AppDeps) {
         path,
         visitor: { address: clientAddress(c), userAgent },
         at: now,
+        referrer: referrerHost(c.req.header('referer'), c.req.header('host')),
       };
       await countPageView(db, keys, viewLimits, view, now);
     } catch (err) {
