@@ -89,7 +89,8 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['blog-preview', `/approvals/${plans[0]![1]}/preview/blog`],
       ['restore-points', `/dashboard/sites/${demo.websites.main}/restore-points`],
       ['developers', '/settings/advanced/developers'],
-      // The owner's console: the site, its publish review, a page's deletion, customers, erasure, members.
+      // The owner's console: the site, its publish review, a page's deletion, customers, erasure, members,
+      // bookings, services and analytics.
       ['console', `/dashboard/sites/${demo.websites.main}`],
       ['console-publish', `/dashboard/sites/${demo.websites.main}/publish`],
       ['console-unpublish', `/dashboard/sites/${demo.websites.main}/unpublish`],
@@ -97,6 +98,9 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['console-customers', `/dashboard/sites/${demo.websites.main}/customers`],
       ['console-erase', `/dashboard/sites/${demo.websites.main}/customers/erase?email=pat%40example.com`],
       ['console-members', `/dashboard/sites/${demo.websites.main}/members`],
+      ['console-bookings', `/dashboard/sites/${demo.websites.main}/bookings`],
+      ['console-services', `/dashboard/sites/${demo.websites.main}/services`],
+      ['console-analytics', `/dashboard/sites/${demo.websites.main}/analytics`],
       [
         'console-remove-member',
         `/dashboard/sites/${demo.websites.main}/members/${demo.users.editor.id}/remove`,
