@@ -214,9 +214,5 @@ export const get_analytics_summary = defineTool({
     daily: z.array(z.object({ day: z.string(), views: z.number() })),
   }),
   activity: (i) => `Read the analytics summary for ${i.days} days`,
-  // The tool's answer keeps its shape; the owner's page reads the extra series from the same summary.
-  run: async (ctx, input) => {
-    const { series: _s, referrers: _r, visits: _v, ...summary } = await analyticsSummary(ctx, input.days);
-    return summary;
-  },
+  run: (ctx, input) => analyticsSummary(ctx, input.days),
 });

@@ -2,13 +2,13 @@
 // server (no script; a table with the same numbers follows for screen readers and phones), top pages,
 // where visitors came from, and the share of visits made through a visitor's AI assistant. Visitor
 // paths and referring hosts are the visitor's to choose: shown as escaped text only.
-import type { analyticsSummary } from '../../domain/analytics/summary.js';
+import type { ownerAnalytics } from '../../domain/analytics/summary.js';
 import { type ConsoleBase, ConsoleFrame } from './console.js';
 import { DataTable } from './table.js';
 
 export const ANALYTICS_DAYS = 30;
 
-type Summary = Awaited<ReturnType<typeof analyticsSummary>>;
+type Summary = Awaited<ReturnType<typeof ownerAnalytics>>;
 
 const CSS =
   '.stats{display:flex;flex-wrap:wrap;gap:1rem}.stats div{min-width:8rem}.stats b{display:block;font-size:1.5rem}' +

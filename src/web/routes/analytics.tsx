@@ -2,7 +2,7 @@
 // page and the tool agree) over the last 30 days, with visits and page views per day drawn on the
 // server. Owner only, through the person gate; read only.
 import type { Hono } from 'hono';
-import { analyticsSummary } from '../../domain/analytics/summary.js';
+import { ownerAnalytics } from '../../domain/analytics/summary.js';
 import type { AppDeps } from '../deps.js';
 import { ANALYTICS_DAYS, AnalyticsPage } from '../pages/analytics.js';
 import type { WebEnv } from '../session.js';
@@ -11,7 +11,7 @@ import { consoleView } from './owner-action.js';
 export function mountAnalytics(app: Hono<WebEnv>, deps: AppDeps): void {
   app.get('/dashboard/sites/:websiteId/analytics', async (c) => {
     const view = await consoleView(c, deps, 'analytics.read', async (ctx) => ({
-      summary: await analyticsSummary({ ...ctx, db: ctx.tx }, ANALYTICS_DAYS),
+      summary: await ownerAnalytics({ ...ctx, db: ctx.tx }, ANALYTICS_DAYS),
     }));
     return c.html(<AnalyticsPage {...view} />);
   });
