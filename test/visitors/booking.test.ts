@@ -105,6 +105,8 @@ describe('booking requests', () => {
     expect(mail!.text).toContain(
       `Someone asked to book "Bread workshop" on ${date} at 10:30 (Europe/Amsterdam).`,
     );
+    // It names the page where the owner decides (test/web/bookings.test.ts: it lists requests).
+    expect(mail!.text).toContain('the Bookings page of this website');
 
     // The owner decides: crm_update cannot confirm or cancel it, nor call a future booking a no-show.
     const cancel = await s.call(d.tokens.all, 'crm_update', {

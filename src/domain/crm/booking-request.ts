@@ -159,7 +159,7 @@ export async function submitBookingRequest(
             sub.channel === 'assistant'
               ? `Someone's AI assistant asked for them to book "${service.name}" on ${when}.`
               : `Someone asked to book "${service.name}" on ${when}.`,
-            'It is a request: confirm or decline it in your booking calendar.',
+            'It is a request: confirm or decline it on the Bookings page of this website in Sitegate (Your websites, then the site, then Bookings).',
             '',
             `Name: ${v.name}`,
             `Email: ${v.email}`,
