@@ -42,6 +42,10 @@ export const PERSON_RULES = {
   /** The site console itself and its lists. */
   'site.console': { role: 'owner' },
   'page.delete': { role: 'owner', area: 'content' },
+  /** Editing the draft by hand: sections, their order and visibility, new pages, search texts. */
+  'draft.edit': { role: 'owner', area: 'content' },
+  /** Adding an image to the website's library from the owner's computer. */
+  'library.upload': { role: 'owner', area: 'content' },
   'site.publish': { role: 'owner', area: 'publishing' },
   'site.delete': { role: 'owner' },
   /** Whether visitors' AI assistants may use the live site's /_api/mcp. */

@@ -7,6 +7,7 @@
 // `import_site`'s own `payload_too_large` still answers payloads between the two.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_IMAGE_BYTES } from '../domain/library/image-check.js';
 import { MAX_MCP_BODY_BYTES } from '../mcp/endpoint.js';
 
 export const BODY_CAPS = {
@@ -18,6 +19,8 @@ export const BODY_CAPS = {
   mcp: MAX_MCP_BODY_BYTES,
   /** A published site's /_api/mcp for visitors' assistants: what its forms may send. */
   siteMcp: 64 * 1024,
+  /** The owner's image upload into a site's library: one image at its cap plus the form's fields. */
+  upload: MAX_IMAGE_BYTES + 64 * 1024,
 } as const;
 
 export type CapKind = keyof typeof BODY_CAPS;
@@ -27,6 +30,7 @@ function capKindOf(path: string): CapKind {
   if (path === '/api/mcp') return 'mcp';
   if (path.endsWith('/_api/mcp')) return 'siteMcp';
   if (path.startsWith('/v1/')) return 'api';
+  if (/^\/dashboard\/sites\/[^/]+\/library$/.test(path)) return 'upload';
   return 'form';
 }
 
@@ -83,6 +87,7 @@ export function capBodies(): MiddlewareHandler {
     api: bodyCap('api'),
     mcp: bodyCap('mcp'),
     siteMcp: bodyCap('siteMcp'),
+    upload: bodyCap('upload'),
   };
   return (c, next) => caps[capKindOf(c.req.path)](c, next);
 }

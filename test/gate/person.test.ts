@@ -47,6 +47,8 @@ const LIVE = table(`
   action                owner        editor       viewer       stranger
   site.console          allowed      owner_only   owner_only   not_found
   page.delete           allowed      owner_only   owner_only   not_found
+  draft.edit            allowed      owner_only   owner_only   not_found
+  library.upload        allowed      owner_only   owner_only   not_found
   site.publish          allowed      owner_only   owner_only   not_found
   site.delete           allowed      owner_only   owner_only   not_found
   site.visitor_agents   allowed      owner_only   owner_only   not_found
@@ -77,6 +79,8 @@ const DELETED = table(`
   action                owner        editor       viewer       stranger
   site.console          not_found    not_found    not_found    not_found
   page.delete           not_found    not_found    not_found    not_found
+  draft.edit            not_found    not_found    not_found    not_found
+  library.upload        not_found    not_found    not_found    not_found
   site.publish          not_found    not_found    not_found    not_found
   site.delete           not_found    not_found    not_found    not_found
   site.visitor_agents   not_found    not_found    not_found    not_found
@@ -109,6 +113,8 @@ const WITHHELD = table(`
   action                owner          editor       viewer       stranger
   site.console          allowed        owner_only   owner_only   not_found
   page.delete           area_disabled  owner_only   owner_only   not_found
+  draft.edit            area_disabled  owner_only   owner_only   not_found
+  library.upload        area_disabled  owner_only   owner_only   not_found
   site.publish          area_disabled  owner_only   owner_only   not_found
   site.delete           allowed        owner_only   owner_only   not_found
   site.visitor_agents   allowed        owner_only   owner_only   not_found

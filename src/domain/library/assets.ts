@@ -1,7 +1,7 @@
 // Library asset rows: the one path that adds images to a website's library (generate_image, import_site
 // and its merges, migrate_site_from_url), and the look-up a re-import uses to reuse an asset it already
 // brought in. The bytes are in the blob store (blobs.ts) before a row naming them is written.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { assets } from '../../db/schema.js';
 
@@ -25,4 +25,21 @@ export async function assetsByHash(
     .from(assets)
     .where(and(eq(assets.websiteId, websiteId), inArray(assets.sha256, [...shas])));
   return new Map(rows.map((r) => [r.sha, r.id]));
+}
+
+/** The website's images, newest first, at most `limit`: what an image field may be chosen from. */
+export async function libraryImages(tx: Db, websiteId: string, limit = 200) {
+  return tx
+    .select({
+      id: assets.id,
+      mime: assets.mime,
+      width: assets.width,
+      height: assets.height,
+      source: assets.source,
+      prompt: assets.prompt,
+    })
+    .from(assets)
+    .where(and(eq(assets.websiteId, websiteId), eq(assets.kind, 'image')))
+    .orderBy(desc(assets.createdAt), desc(assets.id))
+    .limit(limit);
 }

@@ -4,6 +4,7 @@
 // answered by 200 with the image bytes (image/png, image/jpeg or image/webp, at most 10 MB).
 // Any other answer, a network error or no answer within IMAGE_PROVIDER_TIMEOUT_MS is an outage
 // (ProviderUnavailable); the caller refunds the reserved credits.
+import { IMAGE_MIMES, MAX_IMAGE_BYTES, decodeImage } from './image-check.js';
 import { type Aspect, type BrandInput, SIZES, composeSvg, renderPng } from './brand-image.js';
 
 export type ImageRequest = { prompt: string; aspect: Aspect; brand: BrandInput };
@@ -17,8 +18,8 @@ class ProviderUnavailable extends Error {
   }
 }
 
-const MAX_BYTES = 10 * 1024 * 1024;
-const MIMES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+const MAX_BYTES = MAX_IMAGE_BYTES;
+const MIMES = IMAGE_MIMES;
 
 function localImageProvider(): ImageProvider {
   return {
@@ -70,14 +71,9 @@ function httpImageProvider(url: string, timeoutMs: number): ImageProvider {
         throw new ProviderUnavailable('not an image');
       }
       // Never trust the declared type: the bytes must decode as an image of that format.
-      // sharp (libvips) loads on the first image, not in every serving process (docs/performance.md).
-      const { default: sharp } = await import('sharp');
-      const meta = await sharp(body)
-        .metadata()
-        .catch(() => null);
-      const format = meta?.format === 'jpeg' ? 'image/jpeg' : meta?.format ? `image/${meta.format}` : null;
-      if (!meta?.width || !meta.height || format !== mime) throw new ProviderUnavailable('not an image');
-      return { bytes: body, mime, width: meta.width, height: meta.height };
+      const image = await decodeImage(body);
+      if (!image || image.mime !== mime) throw new ProviderUnavailable('not an image');
+      return { bytes: body, ...image };
     },
   };
 }

@@ -13,7 +13,7 @@ import { websiteRowOf } from '../sites/row.js';
 import { draftPlaceholders } from '../sections/placeholders.js';
 
 /** A short, readable label for a section in listings (never the whole content). */
-function sectionLabel(content: Record<string, unknown>): string {
+export function sectionLabel(content: Record<string, unknown>): string {
   for (const k of ['heading', 'alt', 'body']) {
     const v = content[k];
     if (typeof v === 'string' && v.trim()) return v.trim().slice(0, 80);

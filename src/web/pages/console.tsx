@@ -23,6 +23,7 @@ const DONE: Record<string, string> = {
   published: 'Published. The live site now shows the draft you reviewed.',
   unpublished: 'The site is offline. The draft is kept; publish it again whenever you like.',
   page_deleted: 'Deleted from the draft. The live site changes when you next publish.',
+  uploaded: 'Image added to the library: choose it in any image field of the editor.',
   restored: 'Restored. The site is back as it was, offline until you publish it.',
   assistants_on: "Visitors' AI assistants can use the live site again.",
   assistants_off: "Visitors' AI assistants are switched off: the site's /_api/mcp answers 404.",
@@ -137,7 +138,14 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
           empty="The draft has no pages yet."
           rowAttrs={(pg) => ({ 'data-page': pg.id })}
           columns={[
-            { label: 'Title', cell: (pg) => pg.title },
+            {
+              label: 'Title',
+              cell: (pg) => (
+                <a href={`${base}/pages/${encodeURIComponent(pg.id)}`} id={`edit-page-${pg.id}`}>
+                  {pg.title}
+                </a>
+              ),
+            },
             { label: 'Address', cell: (pg) => `/${pg.slug}` },
             { label: 'Kind', cell: (pg) => kindName(pg.kind) },
             { label: 'Sections', cell: (pg) => pg.sections },
@@ -152,6 +160,21 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
             },
           ]}
         />
+        <form method="post" action={`${base}/pages`} id="add-page">
+          <CsrfField csrf={p.csrf} />
+          <h3>Add a page</h3>
+          <label>
+            Title
+            <input name="title" maxlength={200} required />
+          </label>
+          <label>
+            Address <span class="muted">(optional: made from the title, e.g. opening-hours)</span>
+            <input name="slug" maxlength={120} pattern="[a-z0-9/-]*" />
+          </label>
+          <button type="submit" id="add-page-button">
+            Add page
+          </button>
+        </form>
       </div>
       <div class="card" id="assistants">
         <h2 style="margin-top:0">Visitors' AI assistants</h2>

@@ -10,6 +10,7 @@ import { mountAnalytics } from './analytics.js';
 import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
 import { mountServices } from './services.js';
+import { mountPageEditor } from './page-editor.js';
 import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
 import { mountDevelopers } from './developers.js';
@@ -34,6 +35,7 @@ export const ROUTES: RouteModule[] = [
   mountPreview,
   mountInvitations,
   mountConsole,
+  mountPageEditor,
   mountBookings,
   mountServices,
   mountCustomers,
