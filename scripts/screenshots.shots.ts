@@ -1,6 +1,6 @@
 // npm run screenshots: each approval page, the owner's home, restore points, Developers, a blog post
 // and the blog index in the reviewed preview, a live post with a table and a code block, and the site console's pages (pages, publish review,
-// customers, erasure, members) at 390 px
+// customers, erasure, members, the page editor) at 390 px
 // and 1280 px, with the browser setup the tests use (Debian's Chromium through playwright-core), on a
 // fresh in-memory demo. Writes PNGs to docs/screenshots/ (git-ignored except the ones the docs show;
 // SCREENSHOTS_DIR picks another folder). Runs under Vitest (scripts/screenshots.config.ts) because the
@@ -101,6 +101,16 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['console-bookings', `/dashboard/sites/${demo.websites.main}/bookings`],
       ['console-services', `/dashboard/sites/${demo.websites.main}/services`],
       ['console-analytics', `/dashboard/sites/${demo.websites.main}/analytics`],
+      // Editing by hand: a page's sections, a hero's form and a text section's Markdown with its preview.
+      ['console-page-editor', `/dashboard/sites/${demo.websites.main}/pages/${demo.pages.home}`],
+      [
+        'console-section-hero',
+        `/dashboard/sites/${demo.websites.main}/pages/${demo.pages.home}/sections/${demo.sections.hero}`,
+      ],
+      [
+        'console-section-text',
+        `/dashboard/sites/${demo.websites.main}/pages/${demo.pages.home}/sections/${demo.sections.intro}`,
+      ],
       [
         'console-remove-member',
         `/dashboard/sites/${demo.websites.main}/members/${demo.users.editor.id}/remove`,
