@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark module in turn, each printing its own figures.
 // BENCH=name[,name] runs only those (ladder, writes, mcp, protocol, commits, content, import,
-// fidelity, migrate-big, startup, site, mail, apps).
+// fidelity, migrate-big, startup, site, mail, apps, growth).
 const ALL = [
   'ladder',
   'writes',
@@ -15,6 +15,7 @@ const ALL = [
   'site',
   'mail',
   'apps',
+  'growth',
 ];
 const only = process.env.BENCH?.split(',').filter(Boolean);
 for (const name of only ?? ALL) {
