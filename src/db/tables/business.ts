@@ -1,8 +1,18 @@
 // The business a website runs: leads, bookings and contacts (one CRM shape), invoices and quotes,
 // services and products.
-import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, ts } from './columns.js';
 import { websites } from './workspace.js';
+
+/**
+ * The order the customer lists page in (src/domain/crm/list.ts): newest first at millisecond precision
+ * (a cursor is a JS Date), then id. In UTC, so the expression is immutable and can be indexed.
+ */
+export const listOrderKey = (createdAt: AnyPgColumn) =>
+  sql`date_trunc('milliseconds', (${createdAt} at time zone 'UTC'))`;
+const listIndex = (table: string, t: { websiteId: AnyPgColumn; createdAt: AnyPgColumn; id: AnyPgColumn }) =>
+  index(`${table}_list_idx`).on(t.websiteId, listOrderKey(t.createdAt), t.id);
 
 const crmColumns = {
   id: text('id').primaryKey(),
@@ -28,7 +38,7 @@ export const leads = pgTable(
     message: text('message').notNull().default(''),
     source: text('source').notNull().default('form'),
   },
-  (t) => [index('leads_website_idx').on(t.websiteId, t.createdAt)],
+  (t) => [index('leads_website_idx').on(t.websiteId, t.createdAt), listIndex('leads', t)],
 );
 
 export const bookings = pgTable(
@@ -45,7 +55,7 @@ export const bookings = pgTable(
     /** Where the request came from: `form` (the site's booking form) or `visitor_assistant` (its MCP endpoint). */
     source: text('source').notNull().default('form'),
   },
-  (t) => [index('bookings_website_idx').on(t.websiteId, t.startsAt)],
+  (t) => [index('bookings_website_idx').on(t.websiteId, t.startsAt), listIndex('bookings', t)],
 );
 
 export const contacts = pgTable(
@@ -59,7 +69,7 @@ export const contacts = pgTable(
     phone: text('phone'),
     company: text('company'),
   },
-  (t) => [index('contacts_website_idx').on(t.websiteId, t.createdAt)],
+  (t) => [index('contacts_website_idx').on(t.websiteId, t.createdAt), listIndex('contacts', t)],
 );
 
 export type DocumentLine = { description: string; quantity: number; unitPriceCents: number };

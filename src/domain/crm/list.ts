@@ -4,6 +4,8 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bookings, contacts, leads } from '../../db/schema.js';
+import { listOrderKey } from '../../db/tables/business.js';
+import type { Db } from '../../db/client.js';
 import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
 import { untrusted, untrustedOrNull } from '../untrusted.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -14,7 +16,8 @@ type Keyed = { id: PgColumn; createdAt: PgColumn; websiteId: PgColumn; status: P
 
 // Keys compare at millisecond precision: PostgreSQL keeps microseconds but a JS Date (and so the
 // cursor) keeps milliseconds; ordering and comparing on the same truncated value never skips a row.
-const msOf = (t: Keyed) => sql`date_trunc('milliseconds', ${t.createdAt})`;
+// The key is the one each table's list index holds (listOrderKey), so a page reads only its rows.
+const msOf = (t: Keyed) => listOrderKey(t.createdAt);
 const order = (t: Keyed) => [desc(msOf(t)), desc(t.id)];
 
 function where(t: Keyed, ctx: AnySiteCtx, input: ListInput): SQL {
@@ -22,10 +25,27 @@ function where(t: Keyed, ctx: AnySiteCtx, input: ListInput): SQL {
   if (input.status) parts.push(eq(t.status, input.status));
   if (input.cursor) {
     const c = decodeCursor(input.cursor);
-    const at = sql`${c.createdAt.toISOString()}::timestamptz`;
-    parts.push(sql`(${msOf(t)} < ${at} or (${msOf(t)} = ${at} and ${t.id} < ${c.id}))`);
+    const at = sql`(${c.createdAt.toISOString()}::timestamptz at time zone 'UTC')`;
+    parts.push(sql`(${msOf(t)}, ${t.id}) < (${at}, ${c.id})`);
   }
   return and(...parts)!;
+}
+
+/** One page of a list, newest first, at most `limit` + 1 rows (the extra one says there is more). */
+export function pageQuery<T extends typeof leads | typeof bookings | typeof contacts>(
+  db: Db,
+  table: T,
+  ctx: AnySiteCtx,
+  input: ListInput,
+) {
+  return db
+    .select()
+    .from(table as typeof leads)
+    .where(where(table, ctx, input))
+    .orderBy(...order(table))
+    .limit(input.limit + 1) as unknown as Promise<T['$inferSelect'][]> & {
+    toSQL(): { sql: string; params: unknown[] };
+  };
 }
 
 function page<R extends { id: string; createdAt: Date }>(rows: R[], limit: number) {
@@ -52,12 +72,7 @@ const common = (r: {
 });
 
 export async function listLeads(ctx: DirectSiteCtx, input: ListInput) {
-  const rows = await ctx.db
-    .select()
-    .from(leads)
-    .where(where(leads, ctx, input))
-    .orderBy(...order(leads))
-    .limit(input.limit + 1);
+  const rows = await pageQuery(ctx.db, leads, ctx, input);
   const { items, nextCursor } = page(rows, input.limit);
   return {
     leads: items.map((r) => ({
@@ -74,12 +89,7 @@ export async function listLeads(ctx: DirectSiteCtx, input: ListInput) {
 }
 
 export async function listBookings(ctx: DirectSiteCtx, input: ListInput) {
-  const rows = await ctx.db
-    .select()
-    .from(bookings)
-    .where(where(bookings, ctx, input))
-    .orderBy(...order(bookings))
-    .limit(input.limit + 1);
+  const rows = await pageQuery(ctx.db, bookings, ctx, input);
   const { items, nextCursor } = page(rows, input.limit);
   return {
     bookings: items.map((r) => ({
@@ -98,12 +108,7 @@ export async function listBookings(ctx: DirectSiteCtx, input: ListInput) {
 }
 
 export async function listContacts(ctx: DirectSiteCtx, input: ListInput) {
-  const rows = await ctx.db
-    .select()
-    .from(contacts)
-    .where(where(contacts, ctx, input))
-    .orderBy(...order(contacts))
-    .limit(input.limit + 1);
+  const rows = await pageQuery(ctx.db, contacts, ctx, input);
   const { items, nextCursor } = page(rows, input.limit);
   return {
     contacts: items.map((r) => ({
