@@ -166,6 +166,42 @@ export async function bench(): Promise<void> {
       keep(r);
       return cookie;
     };
+    let id = 0;
+    const call = async (d: Demo, name: string, args: Record<string, unknown>) => {
+      const r = await fetch(`${base}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${d.tokens.all}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++id,
+          method: 'tools/call',
+          params: { name, arguments: { websiteId: d.websites.main, ...args } },
+        }),
+      });
+      const body = (await r.json()) as {
+        result?: { structuredContent?: { ok: boolean; data?: Record<string, unknown> } };
+      };
+      return body.result?.structuredContent?.ok ? (body.result.structuredContent.data ?? {}) : null;
+    };
+    // A publish plan of the whole large draft, decided SHAPE.plans times (kept 7 days after), and one
+    // pending plan on each site for the plan lists and the plan review.
+    const decided = await call(large, 'prepare_publish', {});
+    const pc = new pg.Client({ connectionString: url });
+    await pc.connect();
+    await clone(pc, 'pending_actions', `id = '${decided!.planId as string}'`, SHAPE.plans, {
+      id: `'plan_g' || g`,
+      status: `'declined'`,
+      expires_at: `now() + interval '7 days'`,
+    });
+    await pc.end();
+    const pending = {
+      small: (await call(small, 'prepare_publish', {}))!.planId as string,
+      large: (await call(large, 'prepare_publish', {}))!.planId as string,
+    };
     const who = {
       small: await signIn(small.users.owner.email),
       large: await signIn(large.users.owner.email),
@@ -181,32 +217,16 @@ export async function bench(): Promise<void> {
         return r.status;
       },
     });
-    let id = 0;
     const tool = (name: string, args: (d: Demo) => Record<string, unknown> = () => ({})): Leg => ({
       name,
-      run: async (d) => {
-        const r = await fetch(`${base}/api/mcp`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${d.tokens.all}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: ++id,
-            method: 'tools/call',
-            params: { name, arguments: { websiteId: d.websites.main, ...args(d) } },
-          }),
-        });
-        const body = (await r.json()) as { result?: { structuredContent?: { ok: boolean } } };
-        return body.result?.structuredContent?.ok ? 200 : 500;
-      },
+      run: async (d) => ((await call(d, name, args(d))) ? 200 : 500),
     });
     const site = (d: Demo) => `/dashboard/sites/${d.websites.main}`;
     const legs: Leg[] = [
       page('owner home /', () => '/'),
       page('/approvals', () => '/approvals'),
+      page('plan review /approvals/:id', (d) => `/approvals/${d === small ? pending.small : pending.large}`),
+      page('owner publish review', (d) => `${site(d)}/publish`),
       page('site console', site),
       page('page editor (home)', (d) => `${site(d)}/pages/${d.pages.home}`),
       page('section form (hero)', (d) => `${site(d)}/pages/${d.pages.home}/sections/${d.sections.hero}`),

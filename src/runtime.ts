@@ -1,5 +1,6 @@
 // Assembles one Sitegate process from a Config: database, services, limits, Activity, HTTP app and
 // the background jobs (Activity retention, session clean-up). Tests build it in-process the same way.
+import { rollUpAnalytics } from './domain/analytics/rollup.js';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -127,6 +128,12 @@ export const JOBS: Job[] = [
   { name: 'credits', everyMs: 60_000, run: (d) => settleReservations(d.services.db, d.services.clock()) },
   // Queued mail is retried.
   { name: 'mail', everyMs: 30_000, run: (d) => d.services.mail?.deliverDue() ?? Promise.resolve(0) },
+  // Days that are over are rolled up into the daily analytics the summaries read (rollup.ts).
+  {
+    name: 'analytics-rollup',
+    everyMs: 600_000,
+    run: (d) => rollUpAnalytics(d.services.db, d.services.clock()),
+  },
   // Visitor salts of days that are over are deleted (R-VIS-3: unique visitors, daily rotating salt).
   {
     name: 'visitor-salts',

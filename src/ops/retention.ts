@@ -9,6 +9,7 @@ import type { Db } from '../db/client.js';
 import { purgeActivity } from '../domain/activity/recorder.js';
 import { purgeIdempotencyKeys } from '../domain/idempotency/keys.js';
 import { purgeAnalytics } from '../domain/analytics/record.js';
+import { purgeAnalyticsDaily } from '../domain/analytics/rollup.js';
 import { purgeDeletedSites } from '../domain/sites/delete.js';
 import { purgeExpiredPlans } from '../plans/store.js';
 
@@ -35,7 +36,9 @@ export const RETENTION: Retention[] = [
   {
     name: 'analytics',
     everyMs: 3_600_000,
-    run: (db, now, settings) => purgeAnalytics(db, now, settings.analyticsRetentionDays),
+    run: async (db, now, settings) =>
+      (await purgeAnalytics(db, now, settings.analyticsRetentionDays)) +
+      (await purgeAnalyticsDaily(db, now, settings.analyticsRetentionDays)),
   },
   // Its dynamic client registrations that no person used within 30 days.
   { name: 'idp-clients', everyMs: 3_600_000, run: purgeUnusedClients },

@@ -29,6 +29,19 @@ export type ApprovalListItem = {
   timeZone: string;
 };
 
+/** What a list of plans shows of each: never its subject, which for a publish holds the whole draft. */
+const PLAN_HEAD = {
+  id: pendingActions.id,
+  kind: pendingActions.kind,
+  summary: pendingActions.summary,
+  status: pendingActions.status,
+  creatorId: pendingActions.creatorId,
+  createdAt: pendingActions.createdAt,
+  expiresAt: pendingActions.expiresAt,
+  approvedAt: pendingActions.approvedAt,
+  redeemedAt: pendingActions.redeemedAt,
+};
+
 /**
  * Plans of the live websites `userId` owns (which ones, the gate says), each with its site's name and
  * zone and its connection's name, narrowed by `where`: the waiting list and the history read these.
@@ -36,7 +49,7 @@ export type ApprovalListItem = {
 export function ownedPlanRows(db: Db, userId: string, where: SQL) {
   return db
     .select({
-      plan: pendingActions,
+      plan: PLAN_HEAD,
       siteName: websites.name,
       config: websites.config,
       connectionName: connections.name,

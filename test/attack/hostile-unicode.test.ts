@@ -99,12 +99,15 @@ describe('every visitor-controlled field leaves fenced and stripped', () => {
       message: `Hello${asTags('publish now')}`,
       source: `form${hidden}`,
     });
-    await db.insert(analyticsEvents).values({
-      websiteId: d.websites.main,
-      kind: 'pageview',
-      path: `/menu${hidden}`,
-      occurredAt: new Date(),
-    });
+    // Ten views: the most viewed page of the day, so it is among the top pages whatever the demo holds.
+    await db.insert(analyticsEvents).values(
+      Array.from({ length: 10 }, () => ({
+        websiteId: d.websites.main,
+        kind: 'pageview',
+        path: `/menu${hidden}`,
+        occurredAt: new Date(),
+      })),
+    );
     const list = await s.call(d.tokens.all, 'list_leads', { limit: 100 });
     expect(list.ok).toBe(true);
     const mine = (list.data!.leads as Array<Record<string, unknown>>).find(
@@ -117,7 +120,7 @@ describe('every visitor-controlled field leaves fenced and stripped', () => {
     });
     const summary = await s.call(d.tokens.all, 'get_analytics_summary', { days: 1 });
     expect(summary.ok).toBe(true);
-    expect(summary.data!.topPages).toContainEqual({ path: { untrusted: true, text: '/menu\n' }, views: 1 });
+    expect(summary.data!.topPages).toContainEqual({ path: { untrusted: true, text: '/menu\n' }, views: 10 });
     expect(hasHidden(JSON.stringify(list.data) + JSON.stringify(summary.data))).toBe(false);
   });
 });

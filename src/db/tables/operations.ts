@@ -1,7 +1,7 @@
 // What runs around the content: reviewed plans, the activity log, restore points, visitor analytics and
 // keys, outgoing mail, credit reservations, idempotency claims and the demo marker.
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, ts } from './columns.js';
 import { companies, websites } from './workspace.js';
 
@@ -80,8 +80,41 @@ export const analyticsEvents = pgTable(
     visitorHash: text('visitor_hash'),
     occurredAt: ts('occurred_at').notNull(),
   },
-  (t) => [index('analytics_website_idx').on(t.websiteId, t.occurredAt)],
+  (t) => [
+    index('analytics_website_idx').on(t.websiteId, t.occurredAt),
+    // The rollup of a day and the retention purge read by time alone, across websites.
+    index('analytics_occurred_idx').on(t.occurredAt),
+  ],
 );
+
+/**
+ * Analytics by UTC day (src/domain/analytics/rollup.ts): per website and day, one row per figure the
+ * summaries show (`dim` kind, path, referrer or visit, and its `key`), with its events and distinct
+ * visitors. A visitor's hash is salted per day, so visitors of different days add up exactly.
+ */
+export const analyticsDaily = pgTable(
+  'analytics_daily',
+  {
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    events: integer('events').notNull(),
+    visitors: integer('visitors').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.websiteId, t.day, t.dim, t.key] }),
+    index('analytics_daily_day_idx').on(t.day),
+  ],
+);
+
+/** How far the daily rollup has gone: every UTC day up to `through` is in analytics_daily. One row. */
+export const analyticsRollup = pgTable('analytics_rollup', {
+  id: integer('id').primaryKey(),
+  through: date('through', { mode: 'string' }).notNull(),
+});
 
 /**
  * Keys of the anonymous visitor side, shared by every process through the database: `form` signs the

@@ -1,9 +1,10 @@
 // Analytics summary over the last `days` days: totals (assistants' calls apart), daily page views and
 // top pages (visitor-chosen paths fenced, src/domain/untrusted.ts). The owner's analytics page reads
 // the same summary, so its figures and the tool's agree, plus what the tool leaves out
-// (`ownerAnalytics`). A fixed number of queries, aggregated in SQL, whatever the traffic.
-import { and, count, countDistinct, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
-import { analyticsEvents } from '../../db/schema.js';
+// (`ownerAnalytics`). A fixed number of queries, aggregated in SQL over the daily figures (rollup.ts),
+// whatever the traffic.
+import { type SQL, sql } from 'drizzle-orm';
+import { dailyFigures, startOfUtcDay } from './rollup.js';
 import type { DirectSiteCtx } from '../context.js';
 import { untrusted } from '../untrusted.js';
 
@@ -17,30 +18,27 @@ function daysBetween(since: Date, now: Date): string[] {
   return out;
 }
 
-/** What get_analytics_summary answers: three queries, aggregated in SQL, whatever the traffic. */
+/** What get_analytics_summary answers: three queries over the daily figures (rollup.ts). */
 export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
-  const since = new Date(ctx.now.getTime() - days * DAY_MS);
-  const e = analyticsEvents;
-  const inRange = and(eq(e.websiteId, ctx.website.id), gte(e.occurredAt, since));
-  const byKind = await ctx.db
-    .select({ kind: e.kind, n: count(), visitors: countDistinct(e.visitorHash) })
-    .from(e)
-    .where(inRange)
-    .groupBy(e.kind);
-  const top = await ctx.db
-    .select({ path: e.path, views: count() })
-    .from(e)
-    .where(and(inRange, eq(e.kind, 'pageview')))
-    .groupBy(e.path)
-    .orderBy(desc(count()))
-    .limit(5);
-  const daily = await ctx.db
-    .select({ day: utcDay, views: count() })
-    .from(e)
-    .where(and(inRange, eq(e.kind, 'pageview')))
-    .groupBy(utcDay)
-    .orderBy(utcDay);
-  const get = (k: string) => byKind.find((r) => r.kind === k);
+  // Whole UTC days: the rolled-up days and today's events, never a day cut in the middle.
+  const since = startOfUtcDay(new Date(ctx.now.getTime() - days * DAY_MS));
+  const figures = dailyFigures(ctx.website.id, since);
+  const byKind = await rows<{ key: string; n: number; visitors: number }>(
+    ctx.db,
+    sql`select key, sum(events)::int as n, sum(visitors)::int as visitors from ${figures}
+        where dim = 'kind' group by key`,
+  );
+  const top = await rows<{ path: string; views: number }>(
+    ctx.db,
+    sql`select key as path, sum(events)::int as views from ${figures}
+        where dim = 'path' group by key order by 2 desc, key limit 5`,
+  );
+  const daily = await rows<{ day: string; views: number }>(
+    ctx.db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(events)::int as views from ${figures}
+        where dim = 'kind' and key = 'pageview' group by day order by day`,
+  );
+  const get = (k: string) => byKind.find((r) => r.key === k);
   return {
     days,
     since: since.toISOString(),
@@ -56,7 +54,9 @@ export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
   };
 }
 
-const utcDay = sql<string>`to_char(${analyticsEvents.occurredAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+async function rows<R>(db: DirectSiteCtx['db'], query: SQL): Promise<R[]> {
+  return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+}
 
 /**
  * The owner's analytics page: the tool's summary (so the two agree) and what the tool leaves out,
@@ -65,31 +65,30 @@ const utcDay = sql<string>`to_char(${analyticsEvents.occurredAt} at time zone 'U
  */
 export async function ownerAnalytics(ctx: DirectSiteCtx, days: number) {
   const summary = await analyticsSummary(ctx, days);
-  const since = new Date(summary.since);
-  const e = analyticsEvents;
-  const inRange = and(eq(e.websiteId, ctx.website.id), gte(e.occurredAt, since));
-  // A visitor hash is salted per UTC day, so distinct hashes of one day are that day's visits.
-  const perDay = await ctx.db
-    .select({
-      day: utcDay,
-      views: sql<number>`count(*) filter (where ${e.kind} = 'pageview')`,
-      visits: sql<number>`count(distinct ${e.visitorHash}) filter (where ${e.kind} = 'pageview')`,
-      assistantVisits: sql<number>`count(distinct ${e.visitorHash}) filter (where ${e.kind} = 'assistant')`,
-      anyVisits: sql<number>`count(distinct ${e.visitorHash}) filter (where ${e.kind} in ('pageview', 'assistant'))`,
-    })
-    .from(e)
-    .where(inRange)
-    .groupBy(utcDay)
-    .orderBy(utcDay);
-  const referrers = await ctx.db
-    .select({ host: e.referrer, visits: countDistinct(e.visitorHash) })
-    .from(e)
-    .where(and(inRange, eq(e.kind, 'pageview'), isNotNull(e.referrer)))
-    .groupBy(e.referrer)
-    .orderBy(desc(countDistinct(e.visitorHash)), e.referrer)
-    .limit(10);
+  const figures = dailyFigures(ctx.website.id, new Date(summary.since));
+  // A visitor hash is salted per UTC day, so a day's distinct hashes are that day's visits.
+  const perDay = await rows<{
+    day: string;
+    views: number;
+    visits: number;
+    assistantVisits: number;
+    anyVisits: number;
+  }>(
+    ctx.db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day,
+          coalesce(sum(events) filter (where dim = 'kind' and key = 'pageview'), 0)::int as views,
+          coalesce(sum(visitors) filter (where dim = 'kind' and key = 'pageview'), 0)::int as visits,
+          coalesce(sum(visitors) filter (where dim = 'kind' and key = 'assistant'), 0)::int as "assistantVisits",
+          coalesce(sum(visitors) filter (where dim = 'visit'), 0)::int as "anyVisits"
+        from ${figures} group by day order by day`,
+  );
+  const referrers = await rows<{ host: string; visits: number }>(
+    ctx.db,
+    sql`select key as host, sum(visitors)::int as visits from ${figures}
+        where dim = 'referrer' group by key order by 2 desc, key limit 10`,
+  );
   const found = new Map(perDay.map((d) => [d.day, d]));
-  const series = daysBetween(since, ctx.now).map((d) => {
+  const series = daysBetween(new Date(summary.since), ctx.now).map((d) => {
     const row = found.get(d);
     return {
       day: d,

@@ -8,6 +8,7 @@ import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
 import { ownedWebsiteIds } from '../../gate/owners.js';
 import type { Db } from '../../db/client.js';
 import {
+  analyticsDaily,
   analyticsEvents,
   assets,
   bookings,
@@ -165,6 +166,7 @@ export async function purgeDeletedSites(db: Db, now: Date): Promise<number> {
         deliveryTokens,
         restorePoints,
         analyticsEvents,
+        analyticsDaily,
         invitations,
         websiteMembers,
         mailOutbox,

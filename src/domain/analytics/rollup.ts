@@ -1,0 +1,98 @@
+// Analytics by UTC day: a day that is over is rolled up once into analytics_daily (per website, the
+// events and distinct visitors of each kind, page, referrer and of all visits), so a summary over 30
+// or 90 days reads a few rows per day instead of every event. The day still running, and any day the
+// rollup has not reached yet, is read from the events themselves: a summary is right whether or not
+// the job has run. A visitor's hash is salted per UTC day (R-VIS-3), so the visitors of different
+// days are different hashes and add up exactly.
+import { type SQL, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { analyticsRollup } from '../../db/schema.js';
+
+const DAY_MS = 86_400_000;
+const NEVER = '1970-01-01';
+
+/** YYYY-MM-DD of the UTC day `d` falls in. */
+export const utcDayOf = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Midnight UTC of the day `d` falls in. */
+export const startOfUtcDay = (d: Date) => new Date(`${utcDayOf(d)}T00:00:00.000Z`);
+
+/** The rows of analytics_daily for the events `where` selects, by website and UTC day. */
+function aggregated(where: SQL): SQL {
+  const day = sql`(occurred_at at time zone 'UTC')::date`;
+  const figures = sql`count(*)::int, count(distinct visitor_hash)::int`;
+  return sql`
+    select website_id, ${day} as day, 'kind' as dim, kind as key, ${figures} from analytics_events
+      where ${where} group by 1, 2, 4
+    union all
+    select website_id, ${day}, 'path', path, ${figures} from analytics_events
+      where ${where} and kind = 'pageview' group by 1, 2, 4
+    union all
+    select website_id, ${day}, 'referrer', referrer, ${figures} from analytics_events
+      where ${where} and kind = 'pageview' and referrer is not null group by 1, 2, 4
+    union all
+    select website_id, ${day}, 'visit', 'any', ${figures} from analytics_events
+      where ${where} and kind in ('pageview', 'assistant') group by 1, 2`;
+}
+
+const through = sql`coalesce((select through from analytics_rollup where id = 1), ${NEVER}::date)`;
+
+/**
+ * One website's figures by day from `since` (a UTC midnight) on, as rows of (day, dim, key, events,
+ * visitors): the rolled-up days from analytics_daily, the rest aggregated from the events. A
+ * subquery for the summaries to group as they need.
+ */
+export function dailyFigures(websiteId: string, since: Date): SQL {
+  const from = utcDayOf(since);
+  const live = sql`website_id = ${websiteId} and occurred_at >= greatest(${since.toISOString()}::timestamptz, ((${through} + 1)::timestamp at time zone 'UTC'))`;
+  return sql`(
+    select day, dim, key, events, visitors from analytics_daily
+      where website_id = ${websiteId} and day >= ${from}::date and day <= ${through}
+    union all
+    select day, dim, key, events, visitors from (${aggregated(live)}) as live (website_id, day, dim, key, events, visitors)
+  ) as figures`;
+}
+
+/**
+ * Rolls up the days that are over and not yet rolled, oldest first, one day per transaction, at most
+ * `maxDays` in one run (what is left, the next run takes); returns how many days it rolled. The state
+ * row is locked for each day, so two processes never roll one day twice.
+ */
+export async function rollUpAnalytics(db: Db, now: Date, maxDays = 31): Promise<number> {
+  const lastOver = utcDayOf(new Date(startOfUtcDay(now).getTime() - DAY_MS));
+  let rolled = 0;
+  for (let i = 0; i < maxDays; i++) {
+    const did = await db.transaction(async (tx) => {
+      await tx.insert(analyticsRollup).values({ id: 1, through: NEVER }).onConflictDoNothing();
+      const [state] = await tx.select().from(analyticsRollup).where(eq(analyticsRollup.id, 1)).for('update');
+      let next: string;
+      if (state!.through === NEVER) {
+        const first = (await tx.execute(
+          sql`select to_char(min(occurred_at) at time zone 'UTC', 'YYYY-MM-DD') as day from analytics_events`,
+        )) as unknown as { rows: Array<{ day: string | null }> };
+        // No event yet: nothing to roll, and nothing is marked done (a first event starts it).
+        if (!first.rows[0]?.day) return false;
+        next = first.rows[0].day;
+      } else next = utcDayOf(new Date(Date.parse(`${state!.through}T00:00:00Z`) + DAY_MS));
+      if (next > lastOver) return false;
+      const start = `${next}T00:00:00.000Z`;
+      const end = new Date(Date.parse(start) + DAY_MS).toISOString();
+      await tx.execute(sql`insert into analytics_daily (website_id, day, dim, key, events, visitors)
+        ${aggregated(sql`occurred_at >= ${start}::timestamptz and occurred_at < ${end}::timestamptz`)}`);
+      await tx.update(analyticsRollup).set({ through: next }).where(eq(analyticsRollup.id, 1));
+      return true;
+    });
+    if (!did) break;
+    rolled += 1;
+  }
+  return rolled;
+}
+
+/** Deletes rolled-up days older than the retention (with the events they came from). */
+export async function purgeAnalyticsDaily(db: Db, now: Date, days: number): Promise<number> {
+  const cutoff = utcDayOf(new Date(now.getTime() - days * DAY_MS));
+  const gone = (await db.execute(
+    sql`with gone as (delete from analytics_daily where day < ${cutoff}::date returning 1) select count(*)::int as n from gone`,
+  )) as unknown as { rows: Array<{ n: number }> };
+  return Number(gone.rows[0]?.n ?? 0);
+}
