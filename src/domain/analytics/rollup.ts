@@ -35,19 +35,23 @@ function aggregated(where: SQL): SQL {
       where ${where} and kind in ('pageview', 'assistant') group by 1, 2`;
 }
 
-const through = sql`coalesce((select through from analytics_rollup where id = 1), ${NEVER}::date)`;
-
 /**
  * One website's figures by day from `since` (a UTC midnight) on, as rows of (day, dim, key, events,
  * visitors): the rolled-up days from analytics_daily, the rest aggregated from the events. A
- * subquery for the summaries to group as they need.
+ * subquery for the summaries to group as they need. How far the rollup has gone is read first, so the
+ * events are read from a known time on (an index range the planner can size).
  */
-export function dailyFigures(websiteId: string, since: Date): SQL {
-  const from = utcDayOf(since);
-  const live = sql`website_id = ${websiteId} and occurred_at >= greatest(${since.toISOString()}::timestamptz, ((${through} + 1)::timestamp at time zone 'UTC'))`;
+export async function dailyFigures(db: Db, websiteId: string, since: Date): Promise<SQL> {
+  const [state] = await db
+    .select({ through: analyticsRollup.through })
+    .from(analyticsRollup)
+    .where(eq(analyticsRollup.id, 1));
+  const through = state?.through ?? NEVER;
+  const liveFrom = new Date(Math.max(since.getTime(), Date.parse(`${through}T00:00:00Z`) + DAY_MS));
+  const live = sql`website_id = ${websiteId} and occurred_at >= ${liveFrom.toISOString()}::timestamptz`;
   return sql`(
     select day, dim, key, events, visitors from analytics_daily
-      where website_id = ${websiteId} and day >= ${from}::date and day <= ${through}
+      where website_id = ${websiteId} and day >= ${utcDayOf(since)}::date and day <= ${through}::date
     union all
     select day, dim, key, events, visitors from (${aggregated(live)}) as live (website_id, day, dim, key, events, visitors)
   ) as figures`;

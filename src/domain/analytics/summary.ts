@@ -18,11 +18,11 @@ function daysBetween(since: Date, now: Date): string[] {
   return out;
 }
 
-/** What get_analytics_summary answers: three queries over the daily figures (rollup.ts). */
+/** What get_analytics_summary answers: three queries over the daily figures (rollup.ts), and its state. */
 export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
   // Whole UTC days: the rolled-up days and today's events, never a day cut in the middle.
   const since = startOfUtcDay(new Date(ctx.now.getTime() - days * DAY_MS));
-  const figures = dailyFigures(ctx.website.id, since);
+  const figures = await dailyFigures(ctx.db, ctx.website.id, since);
   const byKind = await rows<{ key: string; n: number; visitors: number }>(
     ctx.db,
     sql`select key, sum(events)::int as n, sum(visitors)::int as visitors from ${figures}
@@ -65,7 +65,7 @@ async function rows<R>(db: DirectSiteCtx['db'], query: SQL): Promise<R[]> {
  */
 export async function ownerAnalytics(ctx: DirectSiteCtx, days: number) {
   const summary = await analyticsSummary(ctx, days);
-  const figures = dailyFigures(ctx.website.id, new Date(summary.since));
+  const figures = await dailyFigures(ctx.db, ctx.website.id, new Date(summary.since));
   // A visitor hash is salted per UTC day, so a day's distinct hashes are that day's visits.
   const perDay = await rows<{
     day: string;
