@@ -19,6 +19,8 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { type Demo, seedDemo } from '../src/demo/seed.js';
 import { rollUpAnalytics } from '../src/domain/analytics/rollup.js';
+import { asPerson } from '../src/domain/as-person.js';
+import { erasePerson } from '../src/domain/crm/erase.js';
 import { createSitegate } from '../src/runtime.js';
 import { freePort } from '../scripts/free-port.js';
 
@@ -231,6 +233,7 @@ export async function bench(): Promise<void> {
       name,
       run: async (d) => ((await call(d, name, args(d))) ? 200 : 500),
     });
+    let erased = 0;
     const site = (d: Demo) => `/dashboard/sites/${d.websites.main}`;
     const legs: Leg[] = [
       page('owner home /', () => '/'),
@@ -253,6 +256,18 @@ export async function bench(): Promise<void> {
       tool('list_leads', () => ({ limit: 20 })),
       tool('get_analytics_summary', () => ({ days: 30 })),
       tool('list_sites', () => ({ websiteId: undefined })),
+      // The owner erases one person (the console's erase, through the same domain function); on the
+      // large site a person with a lead, a booking and a contact, a different one each round.
+      {
+        name: 'erase one person',
+        run: async (d) => {
+          const email = `person${++erased}@example.com`;
+          await asPerson(sg.deps.services, d.users.owner.id, 'customers.erase', d.websites.main, (ctx) =>
+            erasePerson(ctx, email),
+          );
+          return 200;
+        },
+      },
     ];
     const times = new Map<
       string,

@@ -38,7 +38,11 @@ export const leads = pgTable(
     message: text('message').notNull().default(''),
     source: text('source').notNull().default('form'),
   },
-  (t) => [index('leads_website_idx').on(t.websiteId, t.createdAt), listIndex('leads', t)],
+  (t) => [
+    index('leads_website_idx').on(t.websiteId, t.createdAt),
+    listIndex('leads', t),
+    index('leads_email_idx').on(t.websiteId, sql`lower(${t.email})`),
+  ],
 );
 
 export const bookings = pgTable(
@@ -55,7 +59,11 @@ export const bookings = pgTable(
     /** Where the request came from: `form` (the site's booking form) or `visitor_assistant` (its MCP endpoint). */
     source: text('source').notNull().default('form'),
   },
-  (t) => [index('bookings_website_idx').on(t.websiteId, t.startsAt), listIndex('bookings', t)],
+  (t) => [
+    index('bookings_website_idx').on(t.websiteId, t.startsAt),
+    listIndex('bookings', t),
+    index('bookings_email_idx').on(t.websiteId, sql`lower(${t.customerEmail})`),
+  ],
 );
 
 export const contacts = pgTable(
@@ -69,7 +77,11 @@ export const contacts = pgTable(
     phone: text('phone'),
     company: text('company'),
   },
-  (t) => [index('contacts_website_idx').on(t.websiteId, t.createdAt), listIndex('contacts', t)],
+  (t) => [
+    index('contacts_website_idx').on(t.websiteId, t.createdAt),
+    listIndex('contacts', t),
+    index('contacts_email_idx').on(t.websiteId, sql`lower(${t.email})`),
+  ],
 );
 
 export type DocumentLine = { description: string; quantity: number; unitPriceCents: number };

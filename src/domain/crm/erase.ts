@@ -38,6 +38,9 @@ export type Erasure = {
   answersErased: number;
 };
 
+/** The plan kinds whose subject addresses or invites a person (by email). */
+const PLANS_NAMING_A_PERSON = ['grant_access', 'send_document'] as const;
+
 const ERASED_MAIL = 'This message was erased at the owner’s request (personal data).';
 
 /** The address as compared: trimmed, lower case; refused unless it looks like one. */
@@ -170,10 +173,18 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
     .where(and(eq(mailOutbox.websiteId, site), named))
     .returning({ id: mailOutbox.id });
 
-  // A plan that would send to them or invite them no longer stands.
+  // A plan that would send to them or invite them no longer stands. Only those kinds name a person: a
+  // publish plan holds the draft (the owner's own words, which an erasure does not rewrite), megabytes
+  // of it on a large site, and is never searched.
   const withdrawn = await ctx.tx
     .delete(pendingActions)
-    .where(and(eq(pendingActions.websiteId, site), mentions(sql`${pendingActions.subject}::text`, email)))
+    .where(
+      and(
+        eq(pendingActions.websiteId, site),
+        inArray(pendingActions.kind, [...PLANS_NAMING_A_PERSON]),
+        mentions(sql`${pendingActions.subject}::text`, email),
+      ),
+    )
     .returning({ id: pendingActions.id });
   // An invitation they have not accepted (an accepted one made them a member, which is not this page's).
   const invitationsGone = await ctx.tx
