@@ -19,6 +19,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { type Demo, seedDemo } from '../src/demo/seed.js';
 import { rollUpAnalytics } from '../src/domain/analytics/rollup.js';
+import { publishDraft } from '../src/domain/sites/publish.js';
 import { asPerson } from '../src/domain/as-person.js';
 import { erasePerson } from '../src/domain/crm/erase.js';
 import { createSitegate } from '../src/runtime.js';
@@ -201,14 +202,26 @@ export async function bench(): Promise<void> {
     };
     // A publish plan of the whole large draft, decided SHAPE.plans times (kept 7 days after), and one
     // pending plan on each site for the plan lists and the plan review.
+    // Both drafts go live, then one section changes on each: the publish reviews show one change, and
+    // the live site, its search and its business card read the whole published site.
+    for (const d of [small, large]) {
+      await database.db.transaction((tx) => publishDraft(tx, d.websites.main, new Date()));
+      await call(d, 'update_section_text', {
+        pageId: d.pages.home,
+        sectionId: d.sections.hero,
+        text: { heading: 'Fresh bread, every morning' },
+      });
+    }
     const decided = await call(large, 'prepare_publish', {});
     const pc = new pg.Client({ connectionString: url });
     await pc.connect();
-    await clone(pc, 'pending_actions', `id = '${decided!.planId as string}'`, SHAPE.plans, {
-      id: `'plan_g' || g`,
-      status: `'declined'`,
-      expires_at: `now() + interval '7 days'`,
-    });
+    // Column by column: the subject (the whole draft) is copied as stored, never rebuilt as JSON per row.
+    await pc.query(
+      `insert into pending_actions (id, kind, website_id, connection_id, creator_id, subject, pinned_revision, summary, status, created_at, expires_at)
+       select 'plan_g' || g, kind, website_id, connection_id, creator_id, subject, pinned_revision, summary, 'declined', created_at, now() + interval '7 days'
+       from pending_actions, generate_series(1, ${SHAPE.plans}) g where id = $1`,
+      [decided!.planId],
+    );
     await pc.end();
     const pending = {
       small: (await call(small, 'prepare_publish', {}))!.planId as string,
@@ -249,6 +262,23 @@ export async function bench(): Promise<void> {
       page('analytics page', (d) => `${site(d)}/analytics`),
       page('members', (d) => `${site(d)}/members`),
       page('live page /about', (d) => `/sites/${d.websites.main}/about`),
+      {
+        name: "visitor's search_site",
+        run: async (d) => {
+          const r = await fetch(`${base}/sites/${d.websites.main}/_api/mcp`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: ++id,
+              method: 'tools/call',
+              params: { name: 'search_site', arguments: { query: 'bread' } },
+            }),
+          });
+          const body = (await r.json()) as { result?: { isError?: boolean } };
+          return r.status === 200 && !body.result?.isError ? 200 : 500;
+        },
+      },
       tool('list_pages'),
       tool('get_page', (d) => ({ pageId: d.pages.home })),
       tool('list_draft_changes'),
