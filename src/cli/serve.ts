@@ -18,6 +18,7 @@ import { settleReservations } from '../domain/library/generate.js';
 import { faultArmed, faultPoint } from '../kernel/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
 import { transaction } from '../db/transactions.js';
+import { plural } from '../kernel/plural.js';
 
 export type DemoOut = {
   baseUrl: string;
@@ -76,7 +77,7 @@ export async function serveCommand(opts: {
     });
     if (applied.length)
       process.stderr.write(
-        `Applied ${applied.length} migration(s): ${applied.map((m) => m.tag).join(', ')}\n`,
+        `Applied ${plural(applied.length, 'migration')}: ${applied.map((m) => m.tag).join(', ')}\n`,
       );
   } catch (err) {
     await database.close();

@@ -55,7 +55,7 @@ describe('publish', () => {
     });
 
     const hero = page.locator(`[data-section="${demo.sections.hero}"]`);
-    await expect(hero.locator('h4').textContent()).resolves.toContain('hero section: edited');
+    await expect(hero.locator('h3').textContent()).resolves.toContain('hero section: edited');
     const heading = hero.locator('.field', { hasText: 'Heading' });
     // Live text on the left with the removed words struck; draft on the right with the new words marked.
     await expect(heading.locator('.old p').textContent()).resolves.toBe('Fresh bread every morning');
@@ -205,7 +205,7 @@ describe('the other plan kinds', () => {
     const gift = products.find((p) => p.name === 'Gift card')!;
     const planId = await prepare(demo, 'prepare_publish_product', { productId: gift.productId ?? gift.id });
     const page = await ownerAt(demo, `/approvals/${planId}`);
-    await expect(page.locator('#product h3').textContent()).resolves.toBe('Gift card');
+    await expect(page.locator('#product h2').textContent()).resolves.toBe('Gift card');
     await expect(page.locator('#product .price').textContent()).resolves.toBe('EUR 25.00');
     await page.context().close();
   });

@@ -161,7 +161,7 @@ describe('customers', () => {
       `${customersOf(d.websites.main)}/erase?email=${encodeURIComponent(p.shown.toUpperCase())}`,
     );
     expect(confirm.status).toBe(200);
-    expect(confirm.html).toContain('1 lead(s), 1 booking(s) and 1 contact(s)');
+    expect(confirm.html).toContain('1 lead, 1 booking and 1 contact');
     const r = await web.post(`${customersOf(d.websites.main)}/erase`, { email: p.shown.toUpperCase() });
     expect(r.status).toBe(303);
     expect(r.location).toContain('done=erased');

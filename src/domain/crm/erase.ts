@@ -7,6 +7,7 @@
 // invitations to their address not yet accepted; the stored answers of keyed calls on the site that
 // hold the address are erased (a replay is refused, src/domain/idempotency/keys.ts); the address
 // written into other records' free text is replaced. The Activity line gives counts, never the person.
+import { plural } from '../../kernel/plural.js';
 import { type SQL, and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import {
@@ -203,8 +204,6 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
   await recordOwnerAction(ctx, 'erase_personal_data', erasureSummary(result));
   return result;
 }
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The Activity line: record types and counts, never the person. */
 function erasureSummary(e: Erasure): string {

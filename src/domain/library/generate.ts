@@ -25,6 +25,7 @@ import { Refusal } from '../../kernel/errors.js';
 import { insertAssets } from './assets.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 import { transaction, workspaces } from '../../db/transactions.js';
+import { plural } from '../../kernel/plural.js';
 
 const IMAGE_CREDITS = 1;
 /** A reservation older than this belongs to a call that died (the provider call times out well before). */
@@ -39,7 +40,7 @@ const noConsent = () =>
 const noCredits = (have: number) =>
   new Refusal(
     'insufficient_credits',
-    `An image costs ${IMAGE_CREDITS} credit(s); this workspace has ${have}. No image was made and nothing was charged.`,
+    `An image costs ${plural(IMAGE_CREDITS, 'credit')}; this workspace has ${have}. No image was made and nothing was charged.`,
     'The owner can add credits in the app.',
   );
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createProduct, createService, listProducts, listServices } from '../../domain/commerce/catalogue.js';
 import { commerceOverview } from '../../domain/commerce/overview.js';
 import { defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const READ = {
   readOnlyHint: true,
@@ -58,7 +59,7 @@ export const list_services = defineTool({
   transaction: 'none',
   input: z.object({}),
   output: z.object({ services: z.array(Service) }),
-  activity: (_i, d) => `Listed ${d?.services.length ?? 0} service(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.services.length ?? 0, 'service')}`,
   run: (ctx) => listServices(ctx),
 });
 
@@ -94,7 +95,7 @@ export const list_products = defineTool({
   transaction: 'none',
   input: z.object({}),
   output: z.object({ products: z.array(Product) }),
-  activity: (_i, d) => `Listed ${d?.products.length ?? 0} product(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.products.length ?? 0, 'product')}`,
   run: (ctx) => listProducts(ctx),
 });
 

@@ -5,6 +5,7 @@ import { listBookings, listContacts, listLeads } from '../../domain/crm/list.js'
 import { changedFields, crmUpdate } from '../../domain/crm/update.js';
 import { plausibleDate } from '../../domain/storable.js';
 import { ParamId, UntrustedText, defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const READ = {
   readOnlyHint: true,
@@ -52,7 +53,7 @@ export const list_leads = defineTool({
     ),
     nextCursor: z.string().nullable(),
   }),
-  activity: (_i, d) => `Listed ${d?.leads.length ?? 0} lead(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.leads.length ?? 0, 'lead')}`,
   run: (ctx, input) => listLeads(ctx, input),
 });
 
@@ -81,7 +82,7 @@ export const list_bookings = defineTool({
     ),
     nextCursor: z.string().nullable(),
   }),
-  activity: (_i, d) => `Listed ${d?.bookings.length ?? 0} booking(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.bookings.length ?? 0, 'booking')}`,
   run: (ctx, input) => listBookings(ctx, input),
 });
 
@@ -107,7 +108,7 @@ export const list_contacts = defineTool({
     ),
     nextCursor: z.string().nullable(),
   }),
-  activity: (_i, d) => `Listed ${d?.contacts.length ?? 0} contact(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.contacts.length ?? 0, 'contact')}`,
   run: (ctx, input) => listContacts(ctx, input),
 });
 

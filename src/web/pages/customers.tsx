@@ -1,6 +1,7 @@
 // The console's customers page: the site's leads, bookings and contacts, and erasing one person's
 // personal data by email address, behind a confirmation that says what will happen. Everything a
 // visitor wrote is rendered as text by hono/jsx (escaped), never as markup or a live link.
+import { plural } from '../../kernel/plural.js';
 import type { CustomerRow } from '../../domain/crm/customers.js';
 import { CONSOLE_CSS, type ConsoleBase, ConsoleFrame, consolePath } from './console.js';
 import { ConfirmStep, Flash } from './confirm.js';
@@ -129,8 +130,8 @@ export function CustomersPage(
           <Flash messages={DONE} done={p.done} />
         ) : p.erased ? (
           <p class="ok" role="status" id="done">
-            Erased. {p.erased.leads} lead(s), {p.erased.bookings} booking(s) and {p.erased.contacts}{' '}
-            contact(s) no longer hold that person's data.
+            Erased. {plural(p.erased.leads, 'lead')}, {plural(p.erased.bookings, 'booking')} and{' '}
+            {plural(p.erased.contacts, 'contact')} no longer hold that person's data.
           </p>
         ) : null
       }
@@ -177,9 +178,9 @@ export function ConfirmErasePage(
       button={{ id: 'confirm-erase', label: 'Erase personal data' }}
     >
       <p>
-        On {p.siteName}: {p.preview.leads} lead(s), {p.preview.bookings} booking(s) and {p.preview.contacts}{' '}
-        contact(s) with this address lose the name, email address, phone number, message and notes. They stay
-        as anonymous records, so your counts still add up.
+        On {p.siteName}: {plural(p.preview.leads, 'lead')}, {plural(p.preview.bookings, 'booking')} and{' '}
+        {plural(p.preview.contacts, 'contact')} with this address lose the name, email address, phone number,
+        message and notes. They stay as anonymous records, so your counts still add up.
       </p>
       <ul>
         <li>Email to this address that has not been sent yet is cancelled; stored copies are emptied.</li>

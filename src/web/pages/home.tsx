@@ -46,7 +46,8 @@ export function HomePage(p: HomeProps) {
       ) : null}
       <div class="card" id="pending">
         <h2 style="margin-top:0">
-          Waiting for your approval <span class="count">{p.approvals.length}</span>
+          Waiting for your approval{' '}
+          {p.approvals.length ? <span class="count">{p.approvals.length}</span> : null}
         </h2>
         {p.approvals.length === 0 ? (
           <p class="muted">Nothing is waiting. Plans your assistants prepare appear here for 5 minutes.</p>
