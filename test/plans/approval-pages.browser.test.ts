@@ -133,9 +133,9 @@ describe('publish', () => {
       /Page “Opening hours” at \/hours/,
     );
     await expect(page.locator('#new-pages').textContent()).resolves.toMatch(/Blog post “Winter loaves”/);
-    const hero = page.locator(`[data-section="${demo.sections.hero}"] h4`);
+    const hero = page.locator(`[data-section="${demo.sections.hero}"] h3`);
     await expect(hero.textContent()).resolves.toContain('hidden from visitors');
-    const intro = page.locator(`[data-section="${demo.sections.intro}"] h4`);
+    const intro = page.locator(`[data-section="${demo.sections.intro}"] h3`);
     await expect(intro.textContent()).resolves.toMatch(/moved from position 2 to 4/);
     // The new post's text is shown as an added section, as visitors will read it: rendered, no syntax.
     expect(text).toContain('Rye is back.');

@@ -116,3 +116,60 @@ describe("visitors' assistants card", () => {
     expect($('#assistants code').text()).toBe(`${base}/sites/${d.websites.main}/_api/mcp`);
   });
 });
+
+describe('what the owner is warned of and told', () => {
+  it('the publish review warns of a page with no sections, on the approval page and the owner’s own review', async () => {
+    const d = await s.seed();
+    const web = await as(d.users.owner);
+    expect((await s.call(d.tokens.all, 'create_page', { title: 'Opening hours', slug: 'hours' })).error).toBe(
+      undefined,
+    );
+    const planId = await prepare(d);
+    for (const path of [`/approvals/${planId}`, `${consoleOf(d.websites.main)}/publish`]) {
+      const $ = cheerio.load((await web.get(path)).html);
+      expect($('#empty-pages li').text(), path).toBe('Page “Opening hours” (/hours) has no sections');
+    }
+    // A draft whose pages all have sections has no such warning.
+    const e = await s.seed();
+    const other = await as(e.users.owner);
+    expect((await heading(e, 'Warm bread')).error).toBeUndefined();
+    const fine = cheerio.load((await other.get(`/approvals/${await prepare(e)}`)).html);
+    expect(fine('#empty-pages').length).toBe(0);
+  });
+
+  it('a site taken offline says so on the home and the console; a never-published one is a draft', async () => {
+    const d = await s.seed();
+    const web = await as(d.users.owner);
+    await publish(d);
+    await web.get(`${consoleOf(d.websites.main)}/unpublish`);
+    expect((await web.post(`${consoleOf(d.websites.main)}/unpublish`)).status).toBe(303);
+    const home = cheerio.load((await web.get('/')).html);
+    const card = home(`[data-site="${d.websites.main}"]`);
+    expect(card.find('.state').text()).toBe('Offline');
+    expect(card.text()).not.toContain('not published yet');
+    const page = cheerio.load((await web.get(consoleOf(d.websites.main))).html);
+    expect(page('#publishing .state').text()).toBe('Offline');
+    // The agent's view: not live, and no time it went live.
+    const site = await s.call(d.tokens.all, 'get_site_overview');
+    expect(site.data).toMatchObject({ published: false, publishedAt: null });
+
+    const fresh = await s.workspace();
+    const owner = await as(fresh.users.owner);
+    const draftCard = cheerio.load((await owner.get('/')).html)(`[data-site="${fresh.websites.main}"]`);
+    expect(draftCard.find('.state').text()).toBe('Draft only');
+  });
+
+  it('recent activity names a deleted site, marked deleted', async () => {
+    const d = await s.seed();
+    const web = await as(d.users.owner);
+    await web.get(`${consoleOf(d.websites.events)}/delete`);
+    const r = await web.post(`${consoleOf(d.websites.events)}/delete`, { name: 'Harbor Bakery Events' });
+    expect(r.status).toBe(303);
+    const $ = cheerio.load((await web.get('/')).html);
+    const sites = $('#recent-activity tbody tr')
+      .map((_i, tr) => $(tr).find('td').eq(1).text())
+      .get();
+    expect(sites).toContain('Harbor Bakery Events (deleted)');
+    expect(sites).not.toContain('—');
+  });
+});

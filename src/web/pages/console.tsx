@@ -112,6 +112,11 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string; vi
             <Time at={p.site.publishedAt} tz={p.site.timeZone} />
             {p.site.draftAhead ? <span>; the draft has changes that are not live yet</span> : null}
           </p>
+        ) : p.site.offline ? (
+          <p>
+            <span class="state draft">Offline</span> taken offline; visitors see nothing until you publish
+            again
+          </p>
         ) : (
           <p>
             <span class="state draft">Draft only</span> visitors see nothing yet

@@ -80,6 +80,11 @@ export function HomePage(p: HomeProps) {
                     <span class="muted">; the draft has changes that are not live yet</span>
                   ) : null}
                 </p>
+              ) : s.offline ? (
+                <p>
+                  <span class="state draft">Offline</span> taken offline; visitors see nothing until you
+                  publish again
+                </p>
               ) : (
                 <p>
                   <span class="state draft">Draft only</span> not published yet

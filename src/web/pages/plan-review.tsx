@@ -111,6 +111,7 @@ export function PublishChanges(props: { review: PublishReview; resolve: UrlResol
   // Its headings sit one level under the page's or review's own heading.
   const [H, Sub] = props.level === 2 ? (['h2', 'h3'] as const) : (['h3', 'h4'] as const);
   const placeholders = r.placeholders ?? [];
+  const empty = r.emptyPages ?? [];
   return (
     <div id="publish-review">
       {placeholders.length ? (
@@ -121,6 +122,21 @@ export function PublishChanges(props: { review: PublishReview; resolve: UrlResol
             {placeholders.map((p) => (
               <li data-section={p.sectionId}>
                 Page “{p.page}” (/{p.slug}), {typeName(p.type)} section: “{p.text}”
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {empty.length ? (
+        <div class="warn" id="empty-pages" role="note">
+          <H>{empty.length === 1 ? 'A page with no sections' : 'Pages with no sections'}</H>
+          <p>
+            Visitors would find nothing but the title there. Ask your assistant to add sections, or decline.
+          </p>
+          <ul>
+            {empty.map((p) => (
+              <li>
+                {p.kind === 'post' ? 'Blog post' : 'Page'} “{p.title}” (/{p.slug}) has no sections
               </li>
             ))}
           </ul>
