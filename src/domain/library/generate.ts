@@ -35,13 +35,13 @@ const noConsent = () =>
   new Refusal(
     'ai_consent_required',
     'This workspace has not agreed to AI image generation, so no image was made and nothing was charged.',
-    'The owner can give AI consent in the app’s settings.',
+    'No tool or page gives this consent: tell the owner that image generation is off for this workspace, and use an image the site already has.',
   );
 const noCredits = (have: number) =>
   new Refusal(
     'insufficient_credits',
     `An image costs ${plural(IMAGE_CREDITS, 'credit')}; this workspace has ${have}. No image was made and nothing was charged.`,
-    'The owner can add credits in the app.',
+    'No tool or page adds credits: tell the owner that the workspace has no image credits left, and use an image the site already has.',
   );
 
 async function brandInput(ctx: DirectSiteCtx): Promise<BrandInput> {

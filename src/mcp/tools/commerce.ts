@@ -67,7 +67,7 @@ export const create_service = defineTool({
   name: 'create_service',
   title: 'Create a draft service',
   description:
-    'Creates a draft service. It is not public, charges no customer and sends nothing; the owner publishes it in the app.',
+    'Creates a draft service. It is not public, charges no customer and sends nothing; the owner publishes it on the site’s Services page.',
   ...commerce,
   role: 'editor',
   annotations: WRITE,

@@ -118,7 +118,7 @@ export const crm_update = defineTool({
   name: 'crm_update',
   title: 'Update a customer record',
   description:
-    'Sets status, handled, note, or followUpAt (not bookings) on one lead, booking or contact. Never deletes, never changes an email, never messages the customer. A booking’s status can only become no_show; cancelling, completing, restoring or rescheduling a booking is done by the owner in the app because it emails the customer.',
+    'Sets status, handled, note, or followUpAt (not bookings) on one lead, booking or contact. Never deletes, never changes an email, never messages the customer. A booking’s status can only become no_show; cancelling, completing, restoring or rescheduling a booking is done by the owner on the site’s Bookings page because it emails the customer.',
   scope: 'crm:write',
   area: 'crm',
   role: 'editor',
