@@ -152,7 +152,7 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
 
   // Mail to them, or about them (the owner's notice of their message): unsent is cancelled, and no
   // message keeps their words.
-  const named = sql`(${same(mailOutbox.to, email)} or ${mentions(mailOutbox.subject, email)} or ${mentions(mailOutbox.text, email)} or ${mentions(mailOutbox.html, email)})`;
+  const named = sql`(${same(mailOutbox.to, email)} or ${same(mailOutbox.replyTo, email)} or ${mentions(mailOutbox.subject, email)} or ${mentions(mailOutbox.text, email)} or ${mentions(mailOutbox.html, email)})`;
   const cancelled = await ctx.tx
     .update(mailOutbox)
     .set({ status: 'cancelled' })
@@ -165,6 +165,7 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
       subject: sql`case when ${mentions(mailOutbox.subject, email)} then 'Erased message' else ${mailOutbox.subject} end`,
       text: ERASED_MAIL,
       html: null,
+      replyTo: sql`case when ${same(mailOutbox.replyTo, email)} then null else ${mailOutbox.replyTo} end`,
       attachments: null,
       lastError: null,
     })

@@ -5,6 +5,7 @@ import { plural } from '../../kernel/plural.js';
 import type { CustomerRow } from '../../domain/crm/customers.js';
 import { CONSOLE_CSS, type ConsoleBase, ConsoleFrame, consolePath } from './console.js';
 import { ConfirmStep, Flash } from './confirm.js';
+import { CsrfField } from './layout.js';
 import { type Column, DataTable } from './table.js';
 import { Time } from './time.js';
 
@@ -145,7 +146,8 @@ export function CustomersPage(
           When someone asks you to erase their data, enter their email address. You will see what it touches
           before anything happens.
         </p>
-        <form method="get" action={`${base}/customers/erase`}>
+        <form method="post" action={`${base}/customers/erase/review`}>
+          <CsrfField csrf={p.csrf} />
           <label>
             Their email address
             <input type="email" name="email" autocomplete="off" required maxlength={254} />
