@@ -141,7 +141,8 @@ describe('customers', () => {
     const page = await web.get(customersOf(d.websites.main));
     expect(page.status).toBe(200);
     expect(page.html.startsWith('<!doctype html>')).toBe(true);
-    expect(page.html).toContain(p.shown);
+    // An address is shown whole; its line-break hints (<wbr>) are no characters.
+    expect(page.html.replace(/<wbr\s*\/?>/g, '')).toContain(p.shown);
     expect(page.html).toContain('Pat Customer');
     expect(page.html).toContain('&lt;script&gt;');
     expect(page.html).not.toContain('<script>alert');

@@ -6,7 +6,7 @@ import type { CustomerRow } from '../../domain/crm/customers.js';
 import { CONSOLE_CSS, type ConsoleBase, ConsoleFrame, consolePath } from './console.js';
 import { ConfirmStep, Flash } from './confirm.js';
 import { CsrfField } from './layout.js';
-import { type Column, DataTable } from './table.js';
+import { type Column, DataTable, WRAP_CSS, Wrap } from './table.js';
 import { Time } from './time.js';
 
 type Base = ConsoleBase;
@@ -44,16 +44,23 @@ const editPath = (siteId: string, r: { kind: string; id: string }) =>
 
 function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; siteId: string }) {
   const columns: Column<CustomerRow>[] = [
-    { label: 'Name', cell: (r) => (r.name || r.email ? r.name : <span class="erased">Erased</span>) },
-    { label: 'Email', cell: (r) => r.email ?? '—' },
+    {
+      label: 'Name',
+      cell: (r) => (r.name || r.email ? <Wrap text={r.name ?? ''} /> : <span class="erased">Erased</span>),
+    },
+    { label: 'Email', cell: (r) => (r.email ? <Wrap text={r.email} /> : '—') },
     { label: 'Phone', cell: (r) => r.phone ?? '—' },
     {
       label: TEXT_LABEL[p.kind],
       class: 'msg',
       cell: (r) => (
         <>
-          {r.message}
-          {r.note ? <div class="muted">Note: {r.note}</div> : null}
+          {r.message ? <Wrap text={r.message} /> : null}
+          {r.note ? (
+            <div class="muted">
+              Note: <Wrap text={r.note} />
+            </div>
+          ) : null}
         </>
       ),
     },
@@ -107,6 +114,7 @@ function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; s
         empty="None yet."
         rowAttrs={(r) => ({ 'data-record': r.id })}
         columns={columns}
+        wrap
       />
     </div>
   );
@@ -126,6 +134,7 @@ export function CustomersPage(
       title={`Customers · ${p.siteName}`}
       heading={`Customers of ${p.siteName}`}
       current="customers"
+      css={WRAP_CSS}
       flash={
         p.done && DONE[p.done] ? (
           <Flash messages={DONE} done={p.done} />
