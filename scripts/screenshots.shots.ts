@@ -99,6 +99,7 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['console-members', `/dashboard/sites/${demo.websites.main}/members`],
       ['console-bookings', `/dashboard/sites/${demo.websites.main}/bookings`],
       ['console-services', `/dashboard/sites/${demo.websites.main}/services`],
+      ['console-products', `/dashboard/sites/${demo.websites.main}/products`],
       ['console-analytics', `/dashboard/sites/${demo.websites.main}/analytics`],
       [
         'console-remove-member',

@@ -18,6 +18,7 @@ const PAGES: Record<string, string> = {
   'connect page': '/dashboard/connect',
   'Bookings page': '/dashboard/sites/:site/bookings',
   'Services page': '/dashboard/sites/:site/services',
+  'Products page': '/dashboard/sites/:site/products',
   'Customers page': '/dashboard/sites/:site/customers',
   'Members page': '/dashboard/sites/:site/members',
   'Analytics page': '/dashboard/sites/:site/analytics',

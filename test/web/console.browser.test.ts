@@ -34,6 +34,7 @@ it('every console page fits 390 and 1280 px and passes axe', async () => {
     `${site}/bookings/${pat!.id}/reschedule`,
     `${site}/bookings/${pat!.id}/cancel`,
     `${site}/services`,
+    `${site}/products`,
     `${site}/customers/lead/${jo!.id}`,
     site,
     `${site}/publish`,

@@ -103,7 +103,7 @@ export const create_product = defineTool({
   name: 'create_product',
   title: 'Create a draft product',
   description:
-    'Creates a draft product at revision 1. It is not for sale until the owner approves prepare_publish_product; nothing is charged or sent.',
+    'Creates a draft product at revision 1. It is not for sale until the owner approves prepare_publish_product or publishes it on the site’s Products page; nothing is charged or sent.',
   ...commerce,
   role: 'editor',
   annotations: WRITE,

@@ -44,6 +44,7 @@ const SECTIONS = [
   ['pages', '', 'Pages and publishing'],
   ['bookings', '/bookings', 'Bookings'],
   ['services', '/services', 'Services'],
+  ['products', '/products', 'Products'],
   ['customers', '/customers', 'Customers'],
   ['members', '/members', 'Members'],
   ['analytics', '/analytics', 'Analytics'],

@@ -9,6 +9,7 @@ import { mountConsole } from './console.js';
 import { mountAnalytics } from './analytics.js';
 import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
+import { mountProducts } from './products.js';
 import { mountServices } from './services.js';
 import { mountMembers } from './members.js';
 import { mountContent } from './content.js';
@@ -36,6 +37,7 @@ export const ROUTES: RouteModule[] = [
   mountConsole,
   mountBookings,
   mountServices,
+  mountProducts,
   mountCustomers,
   mountMembers,
   mountAnalytics,
