@@ -96,10 +96,10 @@ it('takes the owner pages at 390 and 1280 px', async () => {
       ['console-unpublish', `/dashboard/sites/${demo.websites.main}/unpublish`],
       ['console-delete-page', `/dashboard/sites/${demo.websites.main}/pages/${demo.pages.about}/delete`],
       ['console-customers', `/dashboard/sites/${demo.websites.main}/customers`],
-      ['console-erase', `/dashboard/sites/${demo.websites.main}/customers/erase?email=pat%40example.com`],
       ['console-members', `/dashboard/sites/${demo.websites.main}/members`],
       ['console-bookings', `/dashboard/sites/${demo.websites.main}/bookings`],
       ['console-services', `/dashboard/sites/${demo.websites.main}/services`],
+      ['console-products', `/dashboard/sites/${demo.websites.main}/products`],
       ['console-analytics', `/dashboard/sites/${demo.websites.main}/analytics`],
       // Editing by hand: a page's sections, a hero's form and a text section's Markdown with its preview.
       ['console-page-editor', `/dashboard/sites/${demo.websites.main}/pages/${demo.pages.home}`],
@@ -124,6 +124,13 @@ it('takes the owner pages at 390 and 1280 px', async () => {
         await page.screenshot({ path: file, fullPage: true });
         console.log(file);
       }
+      // The erasure review answers the Customers page's form (a POST: the address is in no URL).
+      await page.goto(`${s.url}/dashboard/sites/${demo.websites.main}/customers`);
+      await page.fill('#erase input[name=email]', 'pat@example.com');
+      await Promise.all([page.waitForURL('**/customers/erase/review'), page.click('#review-erase')]);
+      const erase = path.join(OUT, `console-erase-${width}.png`);
+      await page.screenshot({ path: erase, fullPage: true });
+      console.log(erase);
       await page.context().close();
     }
     // The rich post on the live site, once published.

@@ -8,6 +8,7 @@ import { type Manifest, restoreEmbedded } from '../ops/backup.js';
 import { controlAlive } from '../ops/control.js';
 import { executeOp, openForCommand } from './operator.js';
 import { ExitError } from './output.js';
+import { plural } from '../kernel/plural.js';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -28,7 +29,7 @@ export async function migrate(o: { dryRun?: boolean }) {
     await refuseWhileServing(config.dataDir, 'migrating');
     if (o.dryRun && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) {
       const all = codeMigrations();
-      out(`No database yet in ${where}; these ${all.length} migration(s) would create it:`);
+      out(`No database yet in ${where}; these ${plural(all.length, 'migration')} would create it:`);
       for (const m of all) out(`  ${m.tag} (${m.statements} statements)`);
       return;
     }
@@ -45,7 +46,7 @@ export async function migrate(o: { dryRun?: boolean }) {
         2,
       );
     if (database.created) {
-      out(`Created ${where} with ${codeMigrations().length} migration(s); current: ${current}.`);
+      out(`Created ${where} with ${plural(codeMigrations().length, 'migration')}; current: ${current}.`);
       return;
     }
     if (!s.pending.length) {
@@ -53,12 +54,14 @@ export async function migrate(o: { dryRun?: boolean }) {
       return;
     }
     if (o.dryRun) {
-      out(`${s.pending.length} migration(s) pending on ${where}:`);
+      out(`${plural(s.pending.length, 'migration')} pending on ${where}:`);
       for (const m of s.pending) out(`  ${m.tag} (${m.statements} statements)`);
       return;
     }
     await database.migrate();
-    out(`Applied ${s.pending.length} migration(s) to ${where}: ${s.pending.map((m) => m.tag).join(', ')}.`);
+    out(
+      `Applied ${plural(s.pending.length, 'migration')} to ${where}: ${s.pending.map((m) => m.tag).join(', ')}.`,
+    );
   } finally {
     await database.close();
   }
@@ -67,7 +70,7 @@ export async function migrate(o: { dryRun?: boolean }) {
 export async function backup(o: { out: string }) {
   const m = (await executeOp('backup', { out: path.resolve(o.out) })) as Manifest;
   out(
-    `Backup written to ${path.resolve(o.out)}: database ${(m.database.bytes / 1_048_576).toFixed(1)} MB (schema ${m.schema}), ${m.blobs} blob(s)${m.secrets.length ? `, ${m.secrets.join(', ')}` : ''}.`,
+    `Backup written to ${path.resolve(o.out)}: database ${(m.database.bytes / 1_048_576).toFixed(1)} MB (schema ${m.schema}), ${plural(m.blobs, 'blob')}${m.secrets.length ? `, ${m.secrets.join(', ')}` : ''}.`,
   );
   out('It holds secrets (the delegation key) and personal data: store it like the data folder (0700).');
 }
@@ -83,7 +86,7 @@ export async function restore(o: { from: string }) {
   try {
     const m = await restoreEmbedded(o.from, config.dataDir);
     out(
-      `Restored the backup of ${m.createdAt} (schema ${m.schema}, ${m.blobs} blob(s)) into ${path.resolve(config.dataDir)}.`,
+      `Restored the backup of ${m.createdAt} (schema ${m.schema}, ${plural(m.blobs, 'blob')}) into ${path.resolve(config.dataDir)}.`,
     );
     out('Start the service with `sitegate serve`; it refuses a schema newer than its code.');
   } catch (err) {

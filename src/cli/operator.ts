@@ -9,6 +9,7 @@ import { Refusal } from '../kernel/errors.js';
 import { runOp } from '../ops/admin-ops.js';
 import { callControl, controlAlive } from '../ops/control.js';
 import { ExitError } from './output.js';
+import { plural } from '../kernel/plural.js';
 
 /** Opens the database for one command, without migrating; a failure is exit code 2. */
 export function openForCommand(config: Config, where = 'the database') {
@@ -39,7 +40,7 @@ export async function executeOp(op: string, args: unknown): Promise<unknown> {
       throw new ExitError(
         s.newer
           ? 'The database schema is newer than this version of Sitegate: use the release that migrated it.'
-          : `${s.pending.length} migration(s) pending: run \`sitegate migrate\` first.`,
+          : `${plural(s.pending.length, 'migration')} pending: run \`sitegate migrate\` first.`,
         2,
       );
     return await runOp(op, { database, config, now: new Date() }, args);

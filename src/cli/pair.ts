@@ -1,11 +1,23 @@
 // `sitegate pair --url BASE [--scopes …]`: device-code pairing (R-PAIR-1). Shows the code and the
-// page to open, waits with a spinner while polling at the server's interval (slow_down respected),
+// page to open, waits (with a spinner on a terminal) while polling at the server's interval (slow_down respected),
 // and stores the token once in the user's config dir (0600).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spinner } from '@clack/prompts';
 import type { StartedPairing } from '../auth/pairing.js';
 import { DEFAULT_SCOPES } from '../kernel/scopes.js';
 import { checkCredentialsFile, credentialsPath, normaliseUrl, storeCredential } from './credentials.js';
+
+/**
+ * The wait, shown as a spinner on a terminal; into a pipe or a log file, one line when it starts and
+ * one when it ends (an animation there is only noise).
+ */
+function waiting(): { start(msg: string): void; stop(msg: string): void } {
+  if (process.stdout.isTTY) return spinner();
+  return {
+    start: (msg) => process.stdout.write(`${msg}…\n`),
+    stop: (msg) => process.stdout.write(`${msg}\n`),
+  };
+}
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -25,7 +37,7 @@ export async function pairCommand(opts: { url: string; scopes?: string; name?: s
     `\nTo connect this terminal, open ${p.verificationUriComplete}\nand check that it shows the code: ${p.userCode}\n` +
       `Requested scopes: ${scopes.join(', ')}\n\n`,
   );
-  const spin = spinner();
+  const spin = waiting();
   spin.start('Waiting for the owner to approve');
   let interval = p.interval;
   const deadline = Date.now() + p.expiresIn * 1000;

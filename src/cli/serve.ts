@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
 import { demoSeed } from '../db/schema.js';
-import { keepDemoTokens, keptDemoTokens } from '../demo/demo-tokens.js';
+import { DEMO_TOKENS_FILE, keepDemoTokens, keptDemoTokens } from '../demo/demo-tokens.js';
 import { type Demo, seedDemo } from '../demo/seed.js';
 import { ensureSchema } from '../db/migrator.js';
 import { waitForDatabase } from '../db/start-wait.js';
@@ -18,6 +18,7 @@ import { settleReservations } from '../domain/library/generate.js';
 import { faultArmed, faultPoint } from '../kernel/fault.js';
 import { clientConfig } from '../web/pages/snippets.js';
 import { transaction } from '../db/transactions.js';
+import { plural } from '../kernel/plural.js';
 
 export type DemoOut = {
   baseUrl: string;
@@ -76,7 +77,7 @@ export async function serveCommand(opts: {
     });
     if (applied.length)
       process.stderr.write(
-        `Applied ${applied.length} migration(s): ${applied.map((m) => m.tag).join(', ')}\n`,
+        `Applied ${plural(applied.length, 'migration')}: ${applied.map((m) => m.tag).join(', ')}\n`,
       );
   } catch (err) {
     await database.close();
@@ -98,16 +99,22 @@ export async function serveCommand(opts: {
   }
   // Loaded only when it runs: oidc-provider serves development and tests, not production.
   const idp = runIdp
-    ? await (await import('../auth/oauth/idp.js')).startIdp({
-        db: sg.deps.services.db,
-        audience: config.oauthAudience,
-        port: config.idpPort,
-        limits: sg.deps.limits,
-      })
+    ? await (await import('../auth/oauth/idp.js'))
+        .startIdp({
+          db: sg.deps.services.db,
+          audience: config.oauthAudience,
+          port: config.idpPort,
+          limits: sg.deps.limits,
+        })
+        .catch((err: unknown) => {
+          throw busy(err, 'IDP_PORT', '127.0.0.1', config.idpPort) ?? err;
+        })
     : null;
   let demo: DemoOut | null = null;
   if (opts.demo) demo = await ensureDemo(sg.deps.services.db, config.baseUrl, config.dataDir);
-  const { url } = await sg.listen();
+  const { url } = await sg.listen().catch((err: unknown) => {
+    throw busy(err, 'PORT', config.host, config.port) ?? err;
+  });
   const log = sg.deps.services.log;
   log.info({ url, database: sg.database.kind, redis: Boolean(config.redisUrl) }, 'sitegate listening');
   if (demo) {
@@ -116,7 +123,7 @@ export async function serveCommand(opts: {
       writeFileSync(opts.demoOut, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
       chmodSync(opts.demoOut, 0o600);
     }
-    process.stdout.write(demoBanner(demo));
+    process.stdout.write(demoBanner(demo, path.join(path.resolve(config.dataDir), DEMO_TOKENS_FILE)));
   }
   if (idp) process.stdout.write(`OAuth: development identity provider at ${idp.issuer}\n`);
   // Mail that cannot leave must not go unnoticed (R-REL-2): say it on every start.
@@ -145,6 +152,18 @@ export async function serveCommand(opts: {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * A port another process holds, said with the setting that moves it (docs/configuration.md); null for
+ * any other error.
+ */
+function busy(err: unknown, setting: 'PORT' | 'IDP_PORT', host: string, port: number): Error | null {
+  if ((err as NodeJS.ErrnoException)?.code !== 'EADDRINUSE') return null;
+  return new Error(
+    `Port ${port} on ${host} is already in use (another Sitegate, or another program). Stop that ` +
+      `process, or set ${setting} to a free port (e.g. ${setting}=${port + 10}).`,
+  );
 }
 
 const NO_SMTP_WARNING = `
@@ -200,7 +219,8 @@ async function ensureDemo(db: Db, baseUrl: string, dataDir: string): Promise<Dem
 /** Any fixed key: serialises first starts of several processes on one database. */
 const DEMO_LOCK = 716_310_010;
 
-function demoBanner(d: DemoOut): string {
+/** `tokensFile`: where this start keeps the demo's tokens (DATA_DIR/demo-tokens.json). */
+function demoBanner(d: DemoOut, tokensFile: string): string {
   const head = `
 Sitegate demo is running.
 
@@ -219,6 +239,10 @@ then connect the assistant at ${d.baseUrl}/dashboard/connect (its first tool cal
 ${oauth}
 `;
   return `${head}  Token          ${d.tokens.default}   (default scopes: site:read, content:write)
+  Other tokens   in ${tokensFile} (readable by you only):
+                   "all"        every scope on the demo site: publishing (after your approval), customers,
+                                bookings, images, domains, invitations
+                   "workspace"  every scope on every site of the demo workspace: also creating sites
 
 Paste into Cursor (~/.cursor/mcp.json); VS Code and Claude Desktop are in the README:
 

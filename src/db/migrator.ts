@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { Db } from './client.js';
 import { rowsOf } from './rows.js';
+import { plural } from '../kernel/plural.js';
 
 /** Beside this module in src/ and in dist/ alike (`npm run build` copies the folder). */
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -69,7 +70,7 @@ function startRefusal(s: SchemaStatus, opts: { production: boolean; apply: boole
   }
   if (s.pending.length && opts.production && !opts.apply) {
     return (
-      `${s.pending.length} migration(s) pending: ${s.pending.map((m) => m.tag).join(', ')}. ` +
+      `${plural(s.pending.length, 'migration')} pending: ${s.pending.map((m) => m.tag).join(', ')}. ` +
       'In production (NODE_ENV=production) Sitegate does not migrate by itself: run `sitegate migrate` ' +
       '(after a backup), or start with `sitegate serve --migrate`.'
     );

@@ -61,6 +61,9 @@ export const PERSON_RULES = {
   /** Offering a service on the live site (and to visitors' assistants), or taking it back. */
   'services.read': { role: 'owner', area: 'commerce' },
   'services.publish': { role: 'owner', area: 'commerce' },
+  /** Making a product public at its current revision, or taking it back (the owner approves by acting). */
+  'products.read': { role: 'owner', area: 'commerce' },
+  'products.publish': { role: 'owner', area: 'commerce' },
   'members.read': { role: 'owner', area: 'access' },
   'members.remove': { role: 'owner', area: 'access' },
   'invitations.revoke': { role: 'owner', area: 'access' },

@@ -6,6 +6,7 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { companies, websites } from '../db/schema.js';
 import { Refusal } from '../kernel/errors.js';
+import { plural } from '../kernel/plural.js';
 
 /** Refuses with site_limit_reached when the workspace's plan has no room for one more site. */
 export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
@@ -24,7 +25,7 @@ export async function siteRoom(tx: Db, companyId: string, lock: boolean) {
   if (n >= company.siteLimit) {
     throw new Refusal(
       'site_limit_reached',
-      `The ${company.plan} plan allows ${company.siteLimit} site(s) and this workspace has ${n}. No site was created.`,
+      `The ${company.plan} plan allows ${plural(company.siteLimit, 'site')} and this workspace has ${n}. No site was created.`,
       'Merge into an existing site (import_site or migrate_site_from_url with mergeIntoWebsiteId). The owner can free a place by deleting a site in the site console (/dashboard/sites/<websiteId>), or ask the operator to raise the limit (sitegate admin set-plan); the agent can do neither.',
     );
   }

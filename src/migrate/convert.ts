@@ -15,6 +15,7 @@ import { outerBlocks } from './furniture.js';
 import { SECTIONS_PER_PAGE, fitSections } from './fit.js';
 import { hero } from './hero.js';
 import { type ConvertCtx, type ConvertedPage, imageUrl, standaloneCtx } from './page-ctx.js';
+import { plural } from '../kernel/plural.js';
 
 export { safeText } from './dom.js';
 export { type ConvertCtx, type ConvertedPage, mdUrl, slugFor, standaloneCtx } from './page-ctx.js';
@@ -83,7 +84,7 @@ export function convertPage(
   const notHidden = pictures();
   if (popups.length) {
     actions.push(
-      `${popups.length} pop-up(s) on ${path} were not carried over (${popups.slice(0, 6).join('; ')}): hidden content is not expanded. Add what you need from them as sections.`,
+      `${plural(popups.length, 'pop-up')} on ${path} ${popups.length === 1 ? 'was' : 'were'} not carried over (${popups.slice(0, 6).join('; ')}): hidden content is not expanded. Add what you need from them as sections.`,
     );
   }
   // A search box has nothing to carry over: the new site has no search.
@@ -166,7 +167,7 @@ export function convertPage(
   const fitted = fitSections(b.sections, cap);
   if (fitted.dropped)
     actions.push(
-      `${fitted.dropped} section(s) at the end of ${path} were left out: it may hold at most ${cap} in this import. Add what you need from them by hand, or split the page.`,
+      `${plural(fitted.dropped, 'section')} at the end of ${path} ${fitted.dropped === 1 ? 'was' : 'were'} left out: it may hold at most ${cap} in this import. Add what you need from them by hand, or split the page.`,
     );
   const kept = new Set(b.images.map((i) => i.url));
   const unusedImages = [...shown]

@@ -16,6 +16,7 @@ import { requiredActions } from './report.js';
 import { assetKeys, pageCtx, pageTitle, planSite, sectionKeys } from './site.js';
 import { createGuard, type Guard } from '../net/ssrf.js';
 import { loadStylesheets } from './stylesheets.js';
+import { plural } from '../kernel/plural.js';
 
 export type MigrateInput = {
   url: string;
@@ -76,7 +77,7 @@ export async function migrateSite(
     await ctx.progress(
       crawled.pages.length,
       undefined,
-      `Fetching ${Math.min(site.assets.length, MIGRATE_MAX_ASSETS)} image(s)`,
+      `Fetching ${plural(Math.min(site.assets.length, MIGRATE_MAX_ASSETS), 'image')}`,
     );
     const fetched = await fetchAssets(guard, site.assets.slice(0, MIGRATE_MAX_ASSETS), {
       strict: false,
@@ -121,7 +122,7 @@ export async function migrateSite(
     const undated = plan.pages.filter((p) => p.isPost && !p.date).map((p) => p.path);
     if (undated.length)
       actionsRequired.push(
-        `${undated.length} post(s) show no date on the old site (no <time>, no date by the headline or in the address), so they are dated the day of this migration: ${undated.slice(0, 8).join(', ')}${undated.length > 8 ? ', …' : ''}. Set their dates if you know them.`,
+        `${plural(undated.length, 'post')} ${undated.length === 1 ? 'shows' : 'show'} no date on the old site (no <time>, no date by the headline or in the address), so they are dated the day of this migration: ${undated.slice(0, 8).join(', ')}${undated.length > 8 ? ', …' : ''}. Set their dates if you know them.`,
       );
     for (const p of plan.pages.filter((x) => x.isBlogIndex))
       actionsRequired.push(
@@ -130,7 +131,7 @@ export async function migrateSite(
     // A re-sync appends a section that is new upstream to the end of a page that already existed.
     if (result.merge?.inserted)
       actionsRequired.push(
-        `${result.merge.inserted} section(s) new since the last import were added; on pages that already existed they were placed at the end: move them into place with move_section if needed.`,
+        `${plural(result.merge.inserted, 'section')} new since the last import ${result.merge.inserted === 1 ? 'was' : 'were'} added; on pages that already existed ${result.merge.inserted === 1 ? 'it was' : 'they were'} placed at the end: move ${result.merge.inserted === 1 ? 'it' : 'them'} into place with move_section if needed.`,
       );
     return {
       ...result,

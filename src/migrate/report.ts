@@ -2,6 +2,7 @@
 // just made (R-MIG-4: a single-site connection cannot; say so and point to the Developers page).
 import type { ConvertedPage } from './convert.js';
 import type { CrawledPage } from './crawler.js';
+import { plural } from '../kernel/plural.js';
 
 const BOOKING_SCRIPT =
   /calendly|acuity|squareup|setmore|simplybook|fresha|booksy|opentable|resy|youcanbook|tockhq|cal\.com/i;
@@ -30,24 +31,26 @@ export function requiredActions(
   const scripts = pages.reduce((n, p) => n + countScripts(p.html), 0);
   if (scripts)
     actions.push(
-      `Re-add any third-party scripts you still need (analytics, chat): ${scripts} script(s) were left out.`,
+      `Re-add any third-party scripts you still need (analytics, chat): ${plural(scripts, 'script')} ${scripts === 1 ? 'was' : 'were'} left out.`,
     );
   if (report.failedPages.length)
     actions.push(
-      `${report.failedPages.length} page(s) could not be fetched and were not migrated; links to them were turned into plain text (see failedPages).`,
+      `${plural(report.failedPages.length, 'page')} could not be fetched and ${report.failedPages.length === 1 ? 'was' : 'were'} not migrated; links to them were turned into plain text (see failedPages).`,
     );
   if (report.unlinked.size) {
     const list = [...report.unlinked].sort();
     actions.push(
-      `Links to ${list.length} address(es) of the old site that were not migrated (robots.txt, limits or files) became plain text: ${list.slice(0, 8).join(', ')}${list.length > 8 ? ', …' : ''}. Re-link them if you still need them.`,
+      `Links to ${plural(list.length, 'address', 'addresses')} of the old site that were not migrated (robots.txt, limits or files) became plain text: ${list.slice(0, 8).join(', ')}${list.length > 8 ? ', …' : ''}. Re-link them if you still need them.`,
     );
   }
   if (report.skippedAssets.length)
     actions.push(
-      `Upload ${report.skippedAssets.length} image(s) that could not be brought in, where you still want them (see skippedAssets).`,
+      `Upload ${plural(report.skippedAssets.length, 'image')} that could not be brought in, where you still want them (see skippedAssets).`,
     );
   if (report.dropped)
-    actions.push(`${report.dropped} section(s) could not be converted and were left out: check the draft.`);
+    actions.push(
+      `${plural(report.dropped, 'section')} could not be converted and ${report.dropped === 1 ? 'was' : 'were'} left out: check the draft.`,
+    );
   return actions;
 }
 

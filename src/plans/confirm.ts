@@ -30,7 +30,11 @@ function refuseByState(plan: PlanRow, now: Date): void {
   if (isExpired(plan, now))
     throw new Refusal('plan_expired', 'This plan expired (plans live 5 minutes).', again);
   if (plan.status === 'declined')
-    throw new Refusal('review_required', 'The owner declined this plan.', again);
+    throw new Refusal(
+      'review_required',
+      'The owner declined this plan; nothing was done.',
+      'Do not prepare it again at once: ask the owner what they want changed, and prepare a new plan only when they ask for one.',
+    );
   if (plan.status === 'pending') {
     throw new Refusal(
       'plan_pending',

@@ -11,6 +11,7 @@ import { publishDraft, unpublishSite } from '../domain/sites/publish.js';
 import { Refusal } from '../kernel/errors.js';
 import { lockedSite, publishKind, publishSubjectNow, unpublishKind } from './kinds/publish.js';
 import type { PlanReview } from './kinds/types.js';
+import { plural } from '../kernel/plural.js';
 
 export type OwnerPublishView = {
   siteName: string;
@@ -70,7 +71,7 @@ export function ownerPublish(
     await recordOwnerAction(
       ctx,
       'publish',
-      `The owner published the draft (revision ${snapshot.rev}, ${snapshot.pages.length} page(s)).`,
+      `The owner published the draft (revision ${snapshot.rev}, ${plural(snapshot.pages.length, 'page')}).`,
     );
     return { published: true };
   });

@@ -57,7 +57,7 @@ export async function createPlan(ctx: SiteCtx, kind: string, draft: PlanDraft): 
     expiresAt,
   });
   const url = approveUrl(ctx.services.config.baseUrl, id);
-  await notifyOwnersOfPlan(ctx, { summary: draft.summary, expiresAt, approveUrl: url });
+  await notifyOwnersOfPlan(ctx, { kind, summary: draft.summary, expiresAt, approveUrl: url });
   return {
     planId: id,
     kind,

@@ -7,6 +7,7 @@ import { createGuard, type Guard } from '../net/ssrf.js';
 import { fetchAssets } from './assets.js';
 import { type AuthorizeTarget, commitImport, type ImportResult } from './commit.js';
 import { parsePortable, validateSections } from './prepare.js';
+import { plural } from '../kernel/plural.js';
 
 export type ImportInput = { site: unknown; mergeIntoWebsiteId?: string; forceKeys?: string[] };
 
@@ -21,7 +22,7 @@ export async function importSite(
   if (input.mergeIntoWebsiteId) await deps.authorizeTarget(ctx.db, input.mergeIntoWebsiteId);
   const guard = deps.guard ?? createGuard({ allowHosts: ctx.services.config.crawlAllowHosts });
   try {
-    await ctx.progress(0, site.assets.length || undefined, `Fetching ${site.assets.length} asset(s)`);
+    await ctx.progress(0, site.assets.length || undefined, `Fetching ${plural(site.assets.length, 'asset')}`);
     const fetched = await fetchAssets(guard, site.assets, { strict: true });
     return await commitImport(ctx, site, fetched, {
       mergeIntoWebsiteId: input.mergeIntoWebsiteId,

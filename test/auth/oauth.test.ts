@@ -82,6 +82,15 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
       expect(html).toContain('<strong>Sitegate OAuth test client</strong>');
       expect(html).toContain(`(client id ${clientId})`);
     }
+    // The consent page says what each scope allows, not only its name.
+    const consent = pages.find((h) => h.includes('<h1>Allow access</h1>'))!;
+    const items = [...consent.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]!);
+    expect(items.length).toBeGreaterThan(1);
+    for (const li of items) expect(li).toMatch(/^[A-Z][^<]{10,} <small>\(<code>[a-z_:]+<\/code>\)<\/small>$/);
+    expect(consent).toContain(
+      'Publish the draft to the live site (after your approval) <small>(<code>publish</code>)',
+    );
+    expect(consent).not.toContain('does not describe');
     const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
     await transport.finishAuth(code);
     accessToken = provider.tokens()!.access_token;
@@ -118,6 +127,9 @@ describe('OAuth 2.1 with the SDK client and the development identity provider', 
     expect(byCode.html.match(/id="signin-form"/g)).toHaveLength(1);
     expect(byCode.html).not.toContain(`data-pending-client="${clientId}"`);
     expect(byCode.html.split(`client id ${clientId}`)).toHaveLength(2);
+    // It is waiting: the list below does not say that nothing is.
+    expect(byCode.html).not.toContain('No assistant is waiting');
+    expect(byCode.html).toContain('No other assistant is waiting.');
 
     // An editor cannot bind it.
     const editor = await signIn(s.url, demo.users.editor.email, demo.users.editor.password);

@@ -66,7 +66,7 @@ it('matches the content comparison after edits of every kind', async () => {
       'Page "About" (/about): text section edited.',
       'Page "About" (/about): new text section at position 3.',
       'Page "Our new sourdough" (/blog/new-sourdough): search description changed.',
-      'New page "Gift cards" (/gift-cards) with 0 section(s).',
+      'New page "Gift cards" (/gift-cards) with 0 sections.',
       'Page "Contact" (/contact) is no longer in the draft.',
     ]),
   );

@@ -203,7 +203,7 @@ describe('placeholder text', () => {
     expect(r.data!.placeholders).toEqual([
       { pageId: d.pages.about, page: 'About', sectionId, type: 'text', field: 'body', text: 'New text.' },
     ]);
-    expect(r.data!.summary).toMatch(/1 visible field\(s\) still show placeholder text/);
+    expect(r.data!.summary).toMatch(/1 visible field still shows placeholder text/);
 
     const planId = await prepare(d);
     const $ = cheerio.load((await web.get(`/approvals/${planId}`)).html);

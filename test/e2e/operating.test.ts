@@ -3,6 +3,7 @@
 // in production mode, sign in, create a connection on the Developers page, call a tool; then the
 // day-2 commands (connections list/rotate/revoke, Activity, retention), /readyz, /metrics, SIGTERM.
 // Every command is a real child process; the password only ever travels on standard input.
+import { plural } from '../../src/kernel/plural.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,15 +39,17 @@ describe.runIf(server && redis)('docs/operating.md on PostgreSQL + Redis', () =>
     // A production server refuses an unmigrated database, and creates nothing.
     const early = await run(['serve'], { env: { ...env, PORT: String(await freePort()) } });
     expect(early.code).toBe(1);
-    expect(early.err).toContain(`${migrations.length} migration(s) pending: ${migrations.join(', ')}.`);
+    expect(early.err).toContain(
+      `${plural(migrations.length, 'migration')} pending: ${migrations.join(', ')}.`,
+    );
     expect(early.err).toContain('sitegate migrate');
     const dry = await run(['migrate', '--dry-run'], { env });
     expect(dry.code).toBe(0);
-    expect(dry.out).toContain(`${migrations.length} migration(s) pending`);
+    expect(dry.out).toContain(`${plural(migrations.length, 'migration')} pending`);
     for (const tag of migrations) expect(dry.out).toContain(tag);
     const applied = await run(['migrate'], { env });
     expect(applied.code, applied.err).toBe(0);
-    expect(applied.out).toContain(`Applied ${migrations.length} migration(s)`);
+    expect(applied.out).toContain(`Applied ${plural(migrations.length, 'migration')}`);
     expect((await run(['migrate'], { env })).out).toContain('Nothing to apply');
 
     // The owner: no terminal here, so the password comes on stdin; without the flag it is refused.

@@ -60,6 +60,8 @@ const LIVE = table(`
   bookings.change       allowed      owner_only   owner_only   not_found
   services.read         allowed      owner_only   owner_only   not_found
   services.publish      allowed      owner_only   owner_only   not_found
+  products.read         allowed      owner_only   owner_only   not_found
+  products.publish      allowed      owner_only   owner_only   not_found
   members.read          allowed      owner_only   owner_only   not_found
   members.remove        allowed      owner_only   owner_only   not_found
   invitations.revoke    allowed      owner_only   owner_only   not_found
@@ -92,6 +94,8 @@ const DELETED = table(`
   bookings.change       not_found    not_found    not_found    not_found
   services.read         not_found    not_found    not_found    not_found
   services.publish      not_found    not_found    not_found    not_found
+  products.read         not_found    not_found    not_found    not_found
+  products.publish      not_found    not_found    not_found    not_found
   members.read          not_found    not_found    not_found    not_found
   members.remove        not_found    not_found    not_found    not_found
   invitations.revoke    not_found    not_found    not_found    not_found
@@ -107,7 +111,7 @@ const DELETED = table(`
 `);
 
 // A live site whose agency withheld every area: content (page.delete), publishing, crm (customers,
-// bookings), commerce (services) and access.
+// bookings), commerce (services, products) and access.
 // A member below the owner is told the role, not the area (the area is the owner's to ask about).
 const WITHHELD = table(`
   action                owner          editor       viewer       stranger
@@ -126,6 +130,8 @@ const WITHHELD = table(`
   bookings.change       area_disabled  owner_only   owner_only   not_found
   services.read         area_disabled  owner_only   owner_only   not_found
   services.publish      area_disabled  owner_only   owner_only   not_found
+  products.read         area_disabled  owner_only   owner_only   not_found
+  products.publish      area_disabled  owner_only   owner_only   not_found
   members.read          area_disabled  owner_only   owner_only   not_found
   members.remove        area_disabled  owner_only   owner_only   not_found
   invitations.revoke    area_disabled  owner_only   owner_only   not_found

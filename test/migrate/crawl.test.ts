@@ -49,10 +49,10 @@ describe('migrate_site_from_url', () => {
         'Re-add the embedded content from www.youtube.com on /menu (embeds are not carried over).',
         'Re-create the contact form that was on /contact (a contact section with the standard form was added).',
         'Re-add the booking widget that was on /booking (booking widgets are not carried over).',
-        'Re-add any third-party scripts you still need (analytics, chat): 2 script(s) were left out.',
-        '2 page(s) could not be fetched and were not migrated; links to them were turned into plain text (see failedPages).',
-        'Links to 4 address(es) of the old site that were not migrated (robots.txt, limits or files) became plain text: /admin/panel, /files/menu.pdf, /private/secret, /staff. Re-link them if you still need them.',
-        'Upload 2 image(s) that could not be brought in, where you still want them (see skippedAssets).',
+        'Re-add any third-party scripts you still need (analytics, chat): 2 scripts were left out.',
+        '2 pages could not be fetched and were not migrated; links to them were turned into plain text (see failedPages).',
+        'Links to 4 addresses of the old site that were not migrated (robots.txt, limits or files) became plain text: /admin/panel, /files/menu.pdf, /private/secret, /staff. Re-link them if you still need them.',
+        'Upload 2 images that could not be brought in, where you still want them (see skippedAssets).',
       ],
     });
     // Every failed page and every skipped image, with its address and reason.

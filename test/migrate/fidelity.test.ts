@@ -164,7 +164,7 @@ describe('re-sync after an upstream insertion', () => {
     expect(added.map((x) => x.label)).toEqual(['Awards']);
     // Where the new section went is said, so the owner can move it into place.
     expect(again.data!.actionsRequired).toContain(
-      '1 section(s) new since the last import were added; on pages that already existed they were placed at the end: move them into place with move_section if needed.',
+      '1 section new since the last import was added; on pages that already existed it was placed at the end: move it into place with move_section if needed.',
     );
   });
 });

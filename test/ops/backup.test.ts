@@ -75,7 +75,7 @@ it('backs up a serving instance under writes; restores into a fresh folder; the 
     writing = false;
     await writer;
     expect(backup.code, backup.err).toBe(0);
-    expect(backup.out).toContain('1 blob(s)');
+    expect(backup.out).toContain('1 blob');
 
     // Restoring over a live folder is refused while it serves, and never overwrites a database.
     const busy = await run(['restore', '--from', path.join(root, 'backup')], { env });

@@ -55,7 +55,7 @@ describe('publish', () => {
     });
 
     const hero = page.locator(`[data-section="${demo.sections.hero}"]`);
-    await expect(hero.locator('h4').textContent()).resolves.toContain('hero section: edited');
+    await expect(hero.locator('h3').textContent()).resolves.toContain('hero section: edited');
     const heading = hero.locator('.field', { hasText: 'Heading' });
     // Live text on the left with the removed words struck; draft on the right with the new words marked.
     await expect(heading.locator('.old p').textContent()).resolves.toBe('Fresh bread every morning');
@@ -133,9 +133,9 @@ describe('publish', () => {
       /Page “Opening hours” at \/hours/,
     );
     await expect(page.locator('#new-pages').textContent()).resolves.toMatch(/Blog post “Winter loaves”/);
-    const hero = page.locator(`[data-section="${demo.sections.hero}"] h4`);
+    const hero = page.locator(`[data-section="${demo.sections.hero}"] h3`);
     await expect(hero.textContent()).resolves.toContain('hidden from visitors');
-    const intro = page.locator(`[data-section="${demo.sections.intro}"] h4`);
+    const intro = page.locator(`[data-section="${demo.sections.intro}"] h3`);
     await expect(intro.textContent()).resolves.toMatch(/moved from position 2 to 4/);
     // The new post's text is shown as an added section, as visitors will read it: rendered, no syntax.
     expect(text).toContain('Rye is back.');
@@ -205,7 +205,7 @@ describe('the other plan kinds', () => {
     const gift = products.find((p) => p.name === 'Gift card')!;
     const planId = await prepare(demo, 'prepare_publish_product', { productId: gift.productId ?? gift.id });
     const page = await ownerAt(demo, `/approvals/${planId}`);
-    await expect(page.locator('#product h3').textContent()).resolves.toBe('Gift card');
+    await expect(page.locator('#product h2').textContent()).resolves.toBe('Gift card');
     await expect(page.locator('#product .price').textContent()).resolves.toBe('EUR 25.00');
     await page.context().close();
   });

@@ -25,7 +25,7 @@ it('the owner signs in, sees the change list, approves; the agent confirms and t
   const planId = prepared.data!.planId as string;
   const page = await signInAt(prepared.data!.approveUrl as string, demo.users.owner);
   expect(new URL(page.url()).pathname).toBe(`/approvals/${planId}`);
-  await expect(page.locator('h2').textContent()).resolves.toBe('Publish the draft of Harbor Bakery');
+  await expect(page.locator('h1').textContent()).resolves.toBe('Publish the draft of Harbor Bakery');
   const changes = await page.locator('#changes li').allTextContents();
   expect(changes).toEqual(['Page "Home" (/home): text section edited.']);
   await Promise.all([page.waitForURL(/done=approved/), page.click('#approve')]);

@@ -146,6 +146,12 @@ describe('pending → approved: owner approval in a signed-in page', () => {
     expect(await approve(f.owner, planId)).toBe(409);
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.error?.code).toBe('review_required');
+    // A code the tool's description names, and no push to ask for the same thing again straight away.
+    const { tools } = await (await s.client(f.demo.tokens.all)).listTools();
+    const confirm = tools.find((t) => t.name === 'confirm_pending_action')!;
+    expect(confirm.description).toMatch(/review_required \(declined/);
+    expect(r.error?.hint).toMatch(/ask the owner/i);
+    expect(r.error?.hint).not.toMatch(/prepare_\* tool again|call .* again/i);
     expect(await liveIntroHeading(f)).toBe('Welcome');
   });
 });

@@ -6,13 +6,14 @@ import { Writable } from 'node:stream';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documents, mailOutbox } from '../../src/db/schema.js';
+import { connections, documents, mailOutbox, pendingActions, websites } from '../../src/db/schema.js';
+import { timeZoneOf } from '../../src/domain/crm/booking-request.js';
 import { createMailer } from '../../src/domain/mail/mailer.js';
 import { queueMail } from '../../src/domain/mail/outbox.js';
 import type { Db } from '../../src/db/client.js';
 import { until } from '../helpers/process.js';
 import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
-import { startScriptedSmtp, startSmtp } from '../helpers/smtp.js';
+import { headerOf, startScriptedSmtp, startSmtp } from '../helpers/smtp.js';
 import { fixture, prepareAndApprove, testClock } from './rail.js';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -46,6 +47,39 @@ const outboxRow = (on: Db, to: string, ready: (row: OutboxRow) => boolean): Prom
   );
 
 describe('with SMTP', () => {
+  it('a plan email says in its subject what is asked, through which connection and until when', async () => {
+    const f = await fixture(s);
+    const owner = f.demo.users.owner.email;
+    const subjects: string[] = [];
+    for (const tool of ['prepare_publish', 'prepare_unpublish']) {
+      const before = smtp.received.length;
+      const r = await s.call(f.demo.tokens.all, tool);
+      expect(r.error).toBeUndefined();
+      const [plan] = await db()
+        .select()
+        .from(pendingActions)
+        .where(eq(pendingActions.id, r.data!.planId as string));
+      await until(
+        async () => smtp.received.slice(before).find((m) => m.to.includes(owner)) ?? null,
+        100,
+        () => `(the ${tool} email)`,
+      );
+      const msg = smtp.received.slice(before).find((m) => m.to.includes(owner))!;
+      const [site] = await db().select().from(websites).where(eq(websites.id, f.demo.websites.main));
+      const [conn] = await db().select().from(connections).where(eq(connections.id, f.demo.connections.all));
+      const until_ = new Intl.DateTimeFormat('en-GB', {
+        timeZone: timeZoneOf(site!.config),
+        timeStyle: 'short',
+      }).format(plan!.expiresAt);
+      const subject = headerOf(msg.raw, 'Subject')!;
+      expect(subject).toContain(`through “${conn!.name}”`);
+      expect(subject.endsWith(`, until ${until_}`)).toBe(true);
+      subjects.push(subject);
+    }
+    expect(subjects[0]).toMatch(/^Approve\? Publish Harbor Bakery through/);
+    expect(subjects[1]).toMatch(/^Approve\? Take Harbor Bakery offline through/);
+  });
+
   it('delivers the invitation with its link to the invited address; the tool result holds no link', async () => {
     const f = await fixture(s);
     const to = `invitee+${f.demo.companyId.toLowerCase()}@example.com`;

@@ -111,9 +111,7 @@ describe('import_site', () => {
     await s.sg.deps.activity.flush();
     const lines = await db.select().from(activity).where(eq(activity.websiteId, demo.websites.main));
     expect(
-      lines.some(
-        (l) => l.tool === 'import_site' && l.outcome === 'allowed' && l.summary.includes('3 page(s)'),
-      ),
+      lines.some((l) => l.tool === 'import_site' && l.outcome === 'allowed' && l.summary.includes('3 pages')),
     ).toBe(true);
   });
 

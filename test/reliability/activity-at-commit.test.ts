@@ -125,9 +125,7 @@ describe.sequential('kill -9 right after an own-transaction tool commits, then r
       // import_site: the site committed, and its line.
       expect(await db.select().from(websites).where(eq(websites.name, siteName))).toHaveLength(1);
       const imported = await allowedLines(db, 'import_site');
-      expect(imported.map((l) => l.summary)).toEqual([
-        'Imported a draft site with 1 page(s) and 2 section(s)',
-      ]);
+      expect(imported.map((l) => l.summary)).toEqual(['Imported a draft site with 1 page and 2 sections']);
 
       // migrate_site_from_url: the merge committed (its restore point first), and its line.
       const points = await db
@@ -138,7 +136,7 @@ describe.sequential('kill -9 right after an own-transaction tool commits, then r
       const migrated = await allowedLines(db, 'migrate_site_from_url');
       expect(migrated).toHaveLength(1);
       expect(migrated[0]!.summary).toMatch(
-        /^Migrated a site from an address: [1-9]\d* page\(s\) fetched, \d+ failed \(merged\)$/,
+        /^Migrated a site from an address: [1-9]\d* pages? fetched, \d+ failed \(merged\)$/,
       );
 
       // generate_image: the image delivered and charged, and its line with the credit spent.
@@ -159,7 +157,7 @@ describe.sequential('kill -9 right after an own-transaction tool commits, then r
       expect(claim).toMatchObject({ websiteId: demo.websites.main, status: 'pending' });
       expect(claim!.lastCheckedAt).not.toBeNull();
       const connected = await allowedLines(db, 'connect_domain');
-      expect(connected.map((l) => l.summary)).toEqual(['Connected a domain: pending, 2 record(s) needed']);
+      expect(connected.map((l) => l.summary)).toEqual(['Connected a domain: pending, 2 records needed']);
 
       // One line per call, each naming the call's request.
       const all = [...imported, ...migrated, ...charged, ...connected];

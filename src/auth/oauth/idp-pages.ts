@@ -1,5 +1,21 @@
 // The development identity provider's two small pages: sign in and consent (plain HTML, escaped).
 import { escapeHtml } from '../../kernel/html.js';
+import { SCOPE_LABELS, isScope } from '../../kernel/scopes.js';
+
+/** The sign-in scopes of OpenID Connect, in the words the consent page uses for the service's own. */
+const OIDC_LABELS: Record<string, string> = {
+  openid: 'Know which Sitegate account you are',
+  email: 'See your email address',
+  profile: 'See your name',
+  offline_access: 'Stay signed in after you close it (a refresh token)',
+};
+
+/** What one requested scope lets the client do, in words; its name stays beside them. */
+export function scopeLabel(scope: string): string {
+  return isScope(scope)
+    ? SCOPE_LABELS[scope]
+    : (OIDC_LABELS[scope] ?? 'A permission Sitegate does not describe');
+}
 
 const frame = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>${escapeHtml(title)} · Sitegate development sign-in</title>
@@ -31,12 +47,13 @@ export function consentPage(uid: string, client: ShownClient, scope: string): st
   const items = scope
     .split(' ')
     .filter(Boolean)
-    .map((s) => `<li><code>${escapeHtml(s)}</code></li>`)
+    .map((s) => `<li>${escapeHtml(scopeLabel(s))} <small>(<code>${escapeHtml(s)}</code>)</small></li>`)
     .join('');
   return frame(
     'Allow access',
     `<p>${clientHtml(client)} asks for:</p><ul>${items}</ul>
-<p>The site owner still decides on the Sitegate connect page which of these the client really gets.</p>
+<p>This lets it sign in as you. Next, on the Sitegate connect page, the site's owner picks the website and
+which of these it really gets; until then it can do nothing on any website.</p>
 <form method="post" action="/interaction/${escapeHtml(uid)}/confirm"><button type="submit">Allow</button></form>
 <form method="post" action="/interaction/${escapeHtml(uid)}/abort"><button type="submit">Decline</button></form>`,
   );

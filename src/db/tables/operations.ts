@@ -138,6 +138,8 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** Where a reply goes: the visitor's own address on a notice about their message or request. */
+    replyTo: text('reply_to'),
     attachments: jsonb('attachments').$type<Array<{ filename: string; content: string }>>(),
     status: text('status').notNull().default('queued'), // queued | sending | sent | failed | uncertain | cancelled
     attempts: integer('attempts').notNull().default(0),

@@ -67,7 +67,9 @@ export const websites = pgTable(
     draftRev: integer('draft_rev').notNull().default(1),
     /** The published snapshot (pages with their sections), null while never published or unpublished. */
     published: jsonb('published').$type<PublishedSnapshot | null>(),
+    /** The live revision: null while never published, taken offline or deleted. */
     publishedRev: integer('published_rev'),
+    /** When it last went live; kept when the site is taken offline (publishedRev is then null). */
     publishedAt: ts('published_at'),
     config: jsonb('config').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     theme: jsonb('theme').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),

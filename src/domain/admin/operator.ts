@@ -156,17 +156,23 @@ export async function listWorkspaces(db: Db) {
 }
 
 export async function listWebsites(db: Db, companyId?: string) {
-  return db
+  const rows = await db
     .select({
       id: websites.id,
       name: websites.name,
       companyId: websites.companyId,
+      publishedRev: websites.publishedRev,
       publishedAt: websites.publishedAt,
       deletedAt: websites.deletedAt,
     })
     .from(websites)
     .where(companyId ? eq(websites.companyId, companyId) : undefined)
     .orderBy(websites.createdAt);
+  // publishedAt: when it went live, null while it is not live.
+  return rows.map(({ publishedRev, ...r }) => ({
+    ...r,
+    publishedAt: publishedRev === null ? null : r.publishedAt,
+  }));
 }
 
 export async function listConnectionsForOperator(

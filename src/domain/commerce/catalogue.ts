@@ -5,7 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { newId } from '../../kernel/ids.js';
 import { products, services } from '../../db/schema.js';
-import { type AnySiteCtx, type DirectSiteCtx, type SiteCtx, dbOf } from '../context.js';
+import { type AnySiteCtx, type SiteCtx, dbOf } from '../context.js';
 import { Refusal, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 
@@ -68,8 +68,8 @@ export async function createService(ctx: SiteCtx, input: NewService) {
   return serviceView(row!);
 }
 
-export async function listProducts(ctx: DirectSiteCtx) {
-  const rows = await ctx.db
+export async function listProducts(ctx: AnySiteCtx) {
+  const rows = await dbOf(ctx)
     .select()
     .from(products)
     .where(eq(products.websiteId, ctx.website.id))
@@ -160,4 +160,47 @@ export async function setServiceStatus(
       : `The owner took the service "${row.name}" back to a draft: it is no longer offered.`,
   );
   return serviceView({ ...row, status: input.to });
+}
+
+/** What the owner's products page showed of a product: its status and revision ("draft:2"). */
+export const shownProduct = (p: { status: string; revision: number }) => `${p.status}:${p.revision}`;
+
+/**
+ * The owner makes a product public at its current revision, or takes it back to a draft. The owner
+ * is the approver here, as in the console's publish: no plan. `shown` is what the owner's page showed
+ * (shownProduct): a product changed since (an edit, the agent's approved plan, a second owner) is
+ * refused with nothing changed. A pending publish_product plan for it is pinned to the old status and
+ * so can no longer be approved. Human-only: no tool calls it.
+ */
+export async function setProductStatus(
+  ctx: SiteCtx,
+  input: { productId: string; shown: string; to: ServiceStatus },
+) {
+  const row = await lockProduct(ctx, input.productId);
+  if (shownProduct(row) !== input.shown) {
+    throw new Refusal(
+      'conflict',
+      `This product changed after your page was shown: it is now ${row.status === 'public' ? 'public' : 'a draft'}, revision ${row.revision}.`,
+      'Open the products again and decide on what they show now.',
+    );
+  }
+  if (row.status === input.to) {
+    throw new Refusal(
+      'not_settable',
+      `This product is already ${input.to === 'public' ? 'public' : 'a draft'}.`,
+    );
+  }
+  const publishedRevision = input.to === 'public' ? row.revision : null;
+  await ctx.tx
+    .update(products)
+    .set({ status: input.to, publishedRevision, updatedAt: ctx.now })
+    .where(eq(products.id, row.id));
+  await recordOwnerAction(
+    ctx,
+    input.to === 'public' ? 'publish_product' : 'unpublish_product',
+    input.to === 'public'
+      ? `The owner made the product "${row.name}" public (revision ${row.revision}).`
+      : `The owner took the product "${row.name}" back to a draft: it is no longer offered.`,
+  );
+  return productView({ ...row, status: input.to, publishedRevision });
 }

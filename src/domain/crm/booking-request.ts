@@ -155,6 +155,7 @@ export async function submitBookingRequest(
           siteName: offer.siteName,
           kind: 'booking_request',
           subject: `New booking request on your website ${offer.siteName}`,
+          replyTo: v.email,
           lines: [
             sub.channel === 'assistant'
               ? `Someone's AI assistant asked for them to book "${service.name}" on ${when}.`

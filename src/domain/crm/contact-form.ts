@@ -77,6 +77,7 @@ export async function submitContactForm(
           siteName: view.name,
           kind: 'lead',
           subject: `New message from your website ${view.name}`,
+          replyTo: v.email,
           lines: [
             sub.channel === 'assistant'
               ? `Someone's AI assistant sent you this message for them through your website.`

@@ -7,6 +7,7 @@
 // invitations to their address not yet accepted; the stored answers of keyed calls on the site that
 // hold the address are erased (a replay is refused, src/domain/idempotency/keys.ts); the address
 // written into other records' free text is replaced. The Activity line gives counts, never the person.
+import { plural } from '../../kernel/plural.js';
 import { type SQL, and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import {
@@ -154,7 +155,7 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
 
   // Mail to them, or about them (the owner's notice of their message): unsent is cancelled, and no
   // message keeps their words.
-  const named = sql`(${same(mailOutbox.to, email)} or ${mentions(mailOutbox.subject, email)} or ${mentions(mailOutbox.text, email)} or ${mentions(mailOutbox.html, email)})`;
+  const named = sql`(${same(mailOutbox.to, email)} or ${same(mailOutbox.replyTo, email)} or ${mentions(mailOutbox.subject, email)} or ${mentions(mailOutbox.text, email)} or ${mentions(mailOutbox.html, email)})`;
   const cancelled = await ctx.tx
     .update(mailOutbox)
     .set({ status: 'cancelled' })
@@ -167,6 +168,7 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
       subject: sql`case when ${mentions(mailOutbox.subject, email)} then 'Erased message' else ${mailOutbox.subject} end`,
       text: ERASED_MAIL,
       html: null,
+      replyTo: sql`case when ${same(mailOutbox.replyTo, email)} then null else ${mailOutbox.replyTo} end`,
       attachments: null,
       lastError: null,
     })
@@ -214,8 +216,6 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
   await recordOwnerAction(ctx, 'erase_personal_data', erasureSummary(result));
   return result;
 }
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The Activity line: record types and counts, never the person. */
 function erasureSummary(e: Erasure): string {

@@ -40,7 +40,10 @@ export async function crmUpdate(ctx: SiteCtx, input: CrmUpdateInput) {
   if (input.followUpAt !== undefined && input.record === 'booking') {
     throw new Refusal('not_settable', 'followUpAt exists on leads and contacts, not on a booking.');
   }
-  if (input.status !== undefined) checkStatus(input.record, input.status);
+  if (input.status !== undefined) {
+    const page = `${ctx.services.config.baseUrl}/dashboard/sites/${encodeURIComponent(ctx.website.id)}/bookings`;
+    checkStatus(input.record, input.status, page);
+  }
 
   const table = TABLES[input.record];
   const mine = and(eq(table.id, input.id), eq(table.websiteId, ctx.website.id));
@@ -83,13 +86,14 @@ async function assertNoShow(ctx: SiteCtx, id: string): Promise<void> {
   if (b) assertAllowed('no_show', b, ctx.now);
 }
 
-function checkStatus(record: CrmRecord, status: string): void {
+/** `bookingsPage`: the site's Bookings page, where the owner changes a booking. */
+function checkStatus(record: CrmRecord, status: string, bookingsPage: string): void {
   if (record === 'booking') {
     if ((BOOKING_SETTABLE as readonly string[]).includes(status)) return;
     throw new Refusal(
       'not_settable',
-      `A booking’s status can only be set to no_show here. "${status.slice(0, 40)}" — cancelling, completing, restoring or rescheduling — emails the customer (and may offer the slot to a waitlist), so the owner does it in the app.`,
-      'Set handled or note instead, or ask the owner to change the booking in the app.',
+      `A booking’s status can only be set to no_show here. "${status.slice(0, 40)}" — cancelling, completing, restoring or rescheduling — emails the customer (and may offer the slot to a waitlist), so the owner does it on the site's Bookings page.`,
+      `Set handled or note instead, or ask the owner to change the booking on the Bookings page: ${bookingsPage}`,
     );
   }
   const allowed: readonly string[] = record === 'lead' ? LEAD_STATUSES : CONTACT_STATUSES;

@@ -155,7 +155,7 @@ export async function connectDomain(ctx: DirectSiteCtx, dns: DnsChecker, raw: st
       throw new Refusal(
         'conflict',
         `This website already has ${MAX_DOMAINS_PER_SITE} connected addresses, the most it can have.`,
-        'The owner can remove unused addresses in the app.',
+        'No tool or page removes an address: use one already connected (list_domains, set_primary_domain).',
       );
     }
   }

@@ -25,6 +25,7 @@ import { Refusal } from '../../kernel/errors.js';
 import { insertAssets } from './assets.js';
 import type { Aspect, BrandInput } from './brand-image.js';
 import { transaction, workspaces } from '../../db/transactions.js';
+import { plural } from '../../kernel/plural.js';
 
 const IMAGE_CREDITS = 1;
 /** A reservation older than this belongs to a call that died (the provider call times out well before). */
@@ -34,13 +35,13 @@ const noConsent = () =>
   new Refusal(
     'ai_consent_required',
     'This workspace has not agreed to AI image generation, so no image was made and nothing was charged.',
-    'The owner can give AI consent in the app’s settings.',
+    'No tool or page gives this consent: tell the owner that image generation is off for this workspace, and use an image the site already has.',
   );
 const noCredits = (have: number) =>
   new Refusal(
     'insufficient_credits',
-    `An image costs ${IMAGE_CREDITS} credit(s); this workspace has ${have}. No image was made and nothing was charged.`,
-    'The owner can add credits in the app.',
+    `An image costs ${plural(IMAGE_CREDITS, 'credit')}; this workspace has ${have}. No image was made and nothing was charged.`,
+    'No tool or page adds credits: tell the owner that the workspace has no image credits left, and use an image the site already has.',
   );
 
 async function brandInput(ctx: DirectSiteCtx): Promise<BrandInput> {

@@ -110,6 +110,7 @@ export function createMailer(opts: MailerOptions): Mailer {
         subject: row.subject,
         text: row.text,
         html: row.html ?? undefined,
+        replyTo: row.replyTo ?? undefined,
         attachments: (row.attachments ?? []).map((a) => ({ filename: a.filename, content: a.content })),
       });
     } catch (err) {

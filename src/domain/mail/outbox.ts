@@ -11,6 +11,8 @@ export type OutgoingMail = {
   subject: string;
   text: string;
   html?: string;
+  /** Where a reply goes, when not to the sender. */
+  replyTo?: string;
   attachments?: Array<{ filename: string; content: string }>;
 };
 
@@ -24,6 +26,7 @@ export async function queueMail(tx: Db, mail: OutgoingMail, now: Date): Promise<
     subject: mail.subject,
     text: mail.text,
     html: mail.html ?? null,
+    replyTo: mail.replyTo ?? null,
     attachments: mail.attachments ?? null,
     status: 'queued',
     nextAttemptAt: now,

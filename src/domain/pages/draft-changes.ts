@@ -2,6 +2,7 @@
 // in words an owner reads. Pure: takes both values, returns the list.
 import { isDeepStrictEqual } from 'node:util';
 import type { PageSection, PageWithSections } from '../../db/page-shape.js';
+import { plural } from '../../kernel/plural.js';
 
 /** A section as compared: either its content and layout, or a digest of both (see sites/digest.ts). */
 export type DiffSection = Pick<PageSection, 'id' | 'type' | 'hidden'> &
@@ -42,7 +43,7 @@ export function diffDraft(draft: DiffPage[], published: { pages: DiffPage[] } | 
         pageId: page.id,
         page: page.title,
         change: 'page_added',
-        description: `New ${page.kind === 'post' ? 'blog post' : 'page'} ${name} with ${page.sections.length} section(s).`,
+        description: `New ${page.kind === 'post' ? 'blog post' : 'page'} ${name} with ${plural(page.sections.length, 'section')}.`,
       });
       continue;
     }

@@ -3,7 +3,8 @@
 // sections, search (SEO) fields, new and removed pages and posts. Pure: takes the draft and the
 // published snapshot, returns plain strings (never markup) and how each is shown on the site (plain
 // text or Markdown); the page renders, escapes and diffs them. Also every visible field of the draft
-// that still holds placeholder text, so the owner sees it before approving.
+// that still holds placeholder text, and every page that would go live empty, so the owner sees them
+// before approving.
 import { z } from 'zod';
 import { type Placeholder, findPlaceholders } from '../sections/placeholders.js';
 import { fieldFormat } from '../sections/types.js';
@@ -55,6 +56,8 @@ export const PublishReview = z.object({
       }),
     )
     .default([]),
+  /** Draft pages and posts that would go live with no visible section: an empty page (absent in older plans). */
+  emptyPages: z.array(z.object({ title: z.string(), slug: z.string(), kind: z.string() })).default([]),
 });
 export type PublishReview = z.infer<typeof PublishReview>;
 
@@ -133,6 +136,9 @@ export function reviewPublish(
     pageFields: [],
     sections: [],
     placeholders: findPlaceholders(draft).map(({ pageId: _p, ...rest }: Placeholder) => rest),
+    emptyPages: draft
+      .filter((p) => !p.sections.some((s) => !s.hidden))
+      .map((p) => ({ title: p.title, slug: p.slug, kind: p.kind })),
   };
 
   const bySection = new Map<string, DraftChange[]>();

@@ -11,6 +11,7 @@ import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
 import { loadDraft } from '../sites/draft.js';
 import { websiteRowOf } from '../sites/row.js';
 import { draftPlaceholders } from '../sections/placeholders.js';
+import { plural } from '../../kernel/plural.js';
 
 /** A short, readable label for a section in listings (never the whole content). */
 export function sectionLabel(content: Record<string, unknown>): string {
@@ -98,11 +99,11 @@ export async function listDraftChanges(ctx: DirectSiteCtx) {
   const summary = [
     changes.length === 0
       ? 'The draft matches the live site.'
-      : `${changes.length} change(s) not yet live. Publishing needs the owner's approval: call prepare_publish.`,
+      : `${plural(changes.length, 'change')} not yet live. Publishing needs the owner's approval: call prepare_publish.`,
   ];
   if (placeholders.length) {
     summary.push(
-      `${placeholders.length} visible field(s) still show placeholder text (see placeholders): replace them with update_section_text or hide the section before publishing.`,
+      `${plural(placeholders.length, 'visible field')} still ${placeholders.length === 1 ? 'shows' : 'show'} placeholder text (see placeholders): replace them with update_section_text or hide the section before publishing.`,
     );
   }
   return {

@@ -11,6 +11,8 @@ export type SiteConsole = {
   id: string;
   name: string;
   publishedAt: Date | null;
+  /** Taken offline after it was live (not a draft that was never published). */
+  offline: boolean;
   draftAhead: boolean;
   timeZone: string;
   /** Visitors' AI assistants may use the live site's /_api/mcp (the owner's switch). */
@@ -46,6 +48,7 @@ export async function siteConsole(ctx: SiteCtx): Promise<SiteConsole> {
     id: site!.id,
     name: site!.name,
     publishedAt: site!.publishedRev === null ? null : site!.publishedAt,
+    offline: site!.publishedRev === null && site!.publishedAt !== null,
     draftAhead: site!.publishedRev === null || site!.draftRev !== site!.publishedRev,
     timeZone: timeZoneOf(site!.config),
     visitorAgents: site!.visitorAgents,

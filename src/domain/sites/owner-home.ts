@@ -13,6 +13,8 @@ export type HomeSite = {
   companyId: string;
   /** null while never published (or taken offline). */
   publishedAt: Date | null;
+  /** Taken offline after it was live (not a draft that was never published). */
+  offline: boolean;
   /** True when the draft was edited after the last publish (or the site was never published). */
   draftAhead: boolean;
   /** The verified primary custom domain, if any. */
@@ -74,6 +76,7 @@ export async function ownerSites(db: Db, userId: string): Promise<HomeSite[]> {
     name: r.name,
     companyId: r.companyId,
     publishedAt: r.publishedRev === null ? null : r.publishedAt,
+    offline: r.publishedRev === null && r.publishedAt !== null,
     draftAhead: r.publishedRev === null || r.draftRev !== r.publishedRev,
     primaryHost: hostOf.get(r.id) ?? null,
     timeZone: timeZoneOf(r.config),

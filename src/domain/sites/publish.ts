@@ -21,9 +21,10 @@ export async function publishDraft(tx: Db, websiteId: string, now: Date): Promis
   return snapshot;
 }
 
+/** Offline at once; `publishedAt` keeps when it was last live, so the owner's pages can say it is offline. */
 export async function unpublishSite(tx: Db, websiteId: string, now: Date): Promise<void> {
   await tx
     .update(websites)
-    .set({ published: null, publishedRev: null, publishedAt: null, updatedAt: now })
+    .set({ published: null, publishedRev: null, updatedAt: now })
     .where(eq(websites.id, websiteId));
 }

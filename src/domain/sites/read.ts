@@ -82,7 +82,7 @@ export async function siteOverview(ctx: DirectSiteCtx) {
     name: w.name,
     businessName: company?.name ?? '',
     published: w.publishedRev !== null,
-    publishedAt: w.publishedAt?.toISOString() ?? null,
+    publishedAt: w.publishedRev === null ? null : (w.publishedAt?.toISOString() ?? null),
     draftRevision: w.draftRev,
     unpublishedChanges: changes.length,
     pages: pageRows.filter((p) => p.kind === 'page').length,

@@ -5,6 +5,7 @@ import { listAccess } from '../../domain/access/invitations.js';
 import { prepareGrantAccess } from '../../plans/kinds/access.js';
 import { defineTool } from '../define-tool.js';
 import { NEXT_STEP, PREPARE, PlanTicketOutput } from './plan-shared.js';
+import { plural } from '../../kernel/plural.js';
 
 const access = { scope: 'access:write', area: 'access', role: 'owner' } as const;
 
@@ -21,7 +22,7 @@ export const list_access = defineTool({
     invitations: z.array(z.object({ email: z.string(), level: z.string(), expiresAt: z.string() })),
   }),
   activity: (_i, d) =>
-    `Listed access: ${d?.members.length ?? 0} member(s), ${d?.invitations.length ?? 0} invitation(s)`,
+    `Listed access: ${plural(d?.members.length ?? 0, 'member')}, ${plural(d?.invitations.length ?? 0, 'invitation')}`,
   run: (ctx) => listAccess(ctx),
 });
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createProduct, createService, listProducts, listServices } from '../../domain/commerce/catalogue.js';
 import { commerceOverview } from '../../domain/commerce/overview.js';
 import { defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const READ = {
   readOnlyHint: true,
@@ -58,7 +59,7 @@ export const list_services = defineTool({
   transaction: 'none',
   input: z.object({}),
   output: z.object({ services: z.array(Service) }),
-  activity: (_i, d) => `Listed ${d?.services.length ?? 0} service(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.services.length ?? 0, 'service')}`,
   run: (ctx) => listServices(ctx),
 });
 
@@ -66,7 +67,7 @@ export const create_service = defineTool({
   name: 'create_service',
   title: 'Create a draft service',
   description:
-    'Creates a draft service. It is not public, charges no customer and sends nothing; the owner publishes it in the app.',
+    'Creates a draft service. It is not public, charges no customer and sends nothing; the owner publishes it on the site’s Services page.',
   ...commerce,
   role: 'editor',
   annotations: WRITE,
@@ -94,7 +95,7 @@ export const list_products = defineTool({
   transaction: 'none',
   input: z.object({}),
   output: z.object({ products: z.array(Product) }),
-  activity: (_i, d) => `Listed ${d?.products.length ?? 0} product(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.products.length ?? 0, 'product')}`,
   run: (ctx) => listProducts(ctx),
 });
 
@@ -102,7 +103,7 @@ export const create_product = defineTool({
   name: 'create_product',
   title: 'Create a draft product',
   description:
-    'Creates a draft product at revision 1. It is not for sale until the owner approves prepare_publish_product; nothing is charged or sent.',
+    'Creates a draft product at revision 1. It is not for sale until the owner approves prepare_publish_product or publishes it on the site’s Products page; nothing is charged or sent.',
   ...commerce,
   role: 'editor',
   annotations: WRITE,

@@ -5,6 +5,7 @@ import { listBookings, listContacts, listLeads } from '../../domain/crm/list.js'
 import { changedFields, crmUpdate } from '../../domain/crm/update.js';
 import { plausibleDate } from '../../domain/storable.js';
 import { ParamId, UntrustedText, defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const READ = {
   readOnlyHint: true,
@@ -52,7 +53,7 @@ export const list_leads = defineTool({
     ),
     nextCursor: z.string().nullable(),
   }),
-  activity: (_i, d) => `Listed ${d?.leads.length ?? 0} lead(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.leads.length ?? 0, 'lead')}`,
   run: (ctx, input) => listLeads(ctx, input),
 });
 
@@ -81,7 +82,7 @@ export const list_bookings = defineTool({
     ),
     nextCursor: z.string().nullable(),
   }),
-  activity: (_i, d) => `Listed ${d?.bookings.length ?? 0} booking(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.bookings.length ?? 0, 'booking')}`,
   run: (ctx, input) => listBookings(ctx, input),
 });
 
@@ -107,7 +108,7 @@ export const list_contacts = defineTool({
     ),
     nextCursor: z.string().nullable(),
   }),
-  activity: (_i, d) => `Listed ${d?.contacts.length ?? 0} contact(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.contacts.length ?? 0, 'contact')}`,
   run: (ctx, input) => listContacts(ctx, input),
 });
 
@@ -117,7 +118,7 @@ export const crm_update = defineTool({
   name: 'crm_update',
   title: 'Update a customer record',
   description:
-    'Sets status, handled, note, or followUpAt (not bookings) on one lead, booking or contact. Never deletes, never changes an email, never messages the customer. A booking’s status can only become no_show; cancelling, completing, restoring or rescheduling a booking is done by the owner in the app because it emails the customer.',
+    'Sets status, handled, note, or followUpAt (not bookings) on one lead, booking or contact. Never deletes, never changes an email, never messages the customer. A booking’s status can only become no_show; cancelling, completing, restoring or rescheduling a booking is done by the owner on the site’s Bookings page because it emails the customer.',
   scope: 'crm:write',
   area: 'crm',
   role: 'editor',

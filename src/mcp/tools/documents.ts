@@ -5,6 +5,7 @@ import { listSendableDocuments } from '../../domain/documents/send.js';
 import { prepareSendDocument } from '../../plans/kinds/document.js';
 import { ParamId, defineTool } from '../define-tool.js';
 import { NEXT_STEP, PREPARE, PlanTicketOutput } from './plan-shared.js';
+import { plural } from '../../kernel/plural.js';
 
 const invoicing = { scope: 'communications:write', area: 'invoicing', role: 'editor' } as const;
 
@@ -30,7 +31,7 @@ export const list_sendable_documents = defineTool({
       }),
     ),
   }),
-  activity: (_i, d) => `Listed ${d?.documents.length ?? 0} sendable document(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.documents.length ?? 0, 'sendable document')}`,
   run: async (ctx) => ({ documents: await listSendableDocuments(ctx) }),
 });
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { connectDomain, listDomains, setPrimaryDomain } from '../../domain/domains/connect.js';
 import { defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const domainsRule = { scope: 'domain:write', area: 'domains', role: 'owner' } as const;
 const Hostname = z.string().min(1).max(300).describe('The bare address, such as www.example.com.');
@@ -31,7 +32,7 @@ export const list_domains = defineTool({
   transaction: 'none',
   input: z.object({}),
   output: z.object({ domains: z.array(Domain) }),
-  activity: (_i, d) => `Listed ${d?.domains.length ?? 0} domain(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.domains.length ?? 0, 'domain')}`,
   run: (ctx) => listDomains(ctx),
 });
 
@@ -54,7 +55,7 @@ export const connect_domain = defineTool({
   }),
   activity: (_i, d) =>
     d
-      ? `${d.created ? 'Connected' : 'Re-checked'} a domain: ${d.status}, ${d.recordsNeeded.length} record(s) needed`
+      ? `${d.created ? 'Connected' : 'Re-checked'} a domain: ${d.status}, ${plural(d.recordsNeeded.length, 'record')} needed`
       : 'Connected a domain',
   run: (ctx, input) => connectDomain(ctx, ctx.services.dns, input.hostname),
 });
@@ -68,6 +69,7 @@ export const set_primary_domain = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.object({ hostname: Hostname }),
   output: z.object({ hostname: z.string(), primary: z.literal(true), redirectsFrom: z.array(z.string()) }),
-  activity: (_i, d) => `Set the primary domain (${d?.redirectsFrom.length ?? 0} other(s) redirect to it)`,
+  activity: (_i, d) =>
+    `Set the primary domain (${plural(d?.redirectsFrom.length ?? 0, 'other domain')} redirecting to it)`,
   run: (ctx, input) => setPrimaryDomain(ctx, input.hostname),
 });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { generateImage } from '../../domain/library/generate.js';
 import { defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 export const generate_image = defineTool({
   name: 'generate_image',
@@ -30,7 +31,7 @@ export const generate_image = defineTool({
     creditsSpent: z.number(),
     creditsLeft: z.number(),
   }),
-  activity: (i, d) => `Generated a ${i.aspect} image (${d?.creditsSpent ?? 0} credit(s))`,
+  activity: (i, d) => `Generated a ${i.aspect} image (${plural(d?.creditsSpent ?? 0, 'credit')})`,
   credits: (d) => d.creditsSpent,
   run: (ctx, input) => generateImage(ctx, input),
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { importSite } from '../../portable/importer.js';
 import { reachOf } from '../../migrate/report.js';
 import { defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const WRITE = {
   readOnlyHint: false,
@@ -75,8 +76,8 @@ export const import_site = defineTool({
   output: ImportResult,
   activity: (_i, d) =>
     d?.mode === 'merged'
-      ? `Merged an import into a site: ${d.merge?.inserted ?? 0} new, ${d.merge?.updated ?? 0} updated, ${d.merge?.conflicts.length ?? 0} conflict(s)`
-      : `Imported a draft site with ${d?.pages ?? 0} page(s) and ${d?.sections ?? 0} section(s)`,
+      ? `Merged an import into a site: ${d.merge?.inserted ?? 0} new, ${d.merge?.updated ?? 0} updated, ${plural(d.merge?.conflicts.length ?? 0, 'conflict')}`
+      : `Imported a draft site with ${plural(d?.pages ?? 0, 'page')} and ${plural(d?.sections ?? 0, 'section')}`,
   run: async (ctx, input) => {
     const r = await importSite(ctx, input, { authorizeTarget: ctx.authorizeWebsite });
     return { ...r, reach: reachOf(ctx.caller, r, ctx.services.config.baseUrl) };
@@ -107,7 +108,7 @@ export const migrate_site_from_url = defineTool({
     skippedAssets: z.array(z.object({ url: z.string(), reason: z.string() })),
   }),
   activity: (_i, d) =>
-    `Migrated a site from an address: ${d?.pagesFetched ?? 0} page(s) fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
+    `Migrated a site from an address: ${plural(d?.pagesFetched ?? 0, 'page')} fetched, ${d?.pagesFailed ?? 0} failed (${d?.mode ?? 'created'})`,
   run: async (ctx, input) => {
     // The crawler and converter (cheerio, css-tree, robots-parser) load on the first
     // migration, not in every serving process (docs/performance.md).

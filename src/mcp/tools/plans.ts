@@ -113,7 +113,7 @@ const KIND_RULES = Object.values(KINDS)
 export const confirm_pending_action = defineTool({
   name: 'confirm_pending_action',
   title: 'Carry out an approved plan',
-  description: `Carries out a plan the owner has approved, once, within 5 minutes of preparing it, on the plan's own website. Authorized per plan kind (scope, role of the connection's creator): ${KIND_RULES}. Refusals: plan_pending (not approved yet; ask the owner), plan_expired, plan_used, plan_revision_changed (prepare again), plan_wrong_caller.`,
+  description: `Carries out a plan the owner has approved, once, within 5 minutes of preparing it, on the plan's own website. Authorized per plan kind (scope, role of the connection's creator): ${KIND_RULES}. Refusals: plan_pending (not approved yet; ask the owner), review_required (declined: ask the owner before preparing again), plan_expired, plan_used, plan_revision_changed (prepare again), plan_wrong_caller.`,
   // The scope that matters is the plan kind's: confirmPlan re-runs the gate with it on the plan's website.
   scope: 'site:read',
   area: 'site',

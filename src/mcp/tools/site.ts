@@ -5,6 +5,7 @@ import { getBrand } from '../../domain/brand/read.js';
 import { getPage, listDraftChanges, listPages } from '../../domain/pages/read.js';
 import { listSites, siteOverview } from '../../domain/sites/read.js';
 import { ParamId, UntrustedText, defineTool } from '../define-tool.js';
+import { plural } from '../../kernel/plural.js';
 
 const READ = {
   readOnlyHint: true,
@@ -37,7 +38,7 @@ export const list_sites = defineTool({
       }),
     ),
   }),
-  activity: (_i, d) => `Listed ${d?.sites.length ?? 0} site(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.sites.length ?? 0, 'site')}`,
   run: async (ctx) => ({ sites: await listSites(ctx, ctx.caller) }),
 });
 
@@ -94,7 +95,7 @@ export const list_pages = defineTool({
       }),
     ),
   }),
-  activity: (_i, d) => `Listed ${d?.pages.length ?? 0} page(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.pages.length ?? 0, 'page')}`,
   run: async (ctx) => ({ pages: await listPages(ctx) }),
 });
 
@@ -166,7 +167,7 @@ export const list_draft_changes = defineTool({
   transaction: 'none',
   input: z.object({}),
   output: DraftChanges,
-  activity: (_i, d) => `Listed ${d?.changes.length ?? 0} draft change(s)`,
+  activity: (_i, d) => `Listed ${plural(d?.changes.length ?? 0, 'draft change')}`,
   run: (ctx) => listDraftChanges(ctx),
 });
 

@@ -13,6 +13,7 @@ import type { SiteCtx } from '../../domain/context.js';
 import { money } from '../../domain/money.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
+import { plural } from '../../kernel/plural.js';
 
 const DocumentSubject = z.object({
   documentId: z.string(),
@@ -98,6 +99,6 @@ export async function prepareSendDocument(ctx: SiteCtx, documentId: string): Pro
     subject,
     pinnedRevision: documentFingerprint(d),
     // No recipient details in what the caller gets back: the owner sees them on the approval page.
-    summary: `Send ${d.kind} ${d.number} (${d.lines.length} line(s), total ${money(d.totalCents, d.currency)}) to its recipient.`,
+    summary: `Send ${d.kind} ${d.number} (${plural(d.lines.length, 'line')}, total ${money(d.totalCents, d.currency)}) to its recipient.`,
   });
 }

@@ -1,6 +1,8 @@
 // Plan kind `publish_product` (R-PLAN-7): a 5-minute plan for one exact product revision; after the
 // owner's approval confirm_pending_action makes that product public.
+import { and, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
+import { pendingActions } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
 import { type ProductRow, lockProduct, makeProductPublic } from '../../domain/commerce/catalogue.js';
 import { Refusal } from '../../kernel/errors.js';
@@ -74,4 +76,23 @@ export async function preparePublishProduct(ctx: SiteCtx, productId: string): Pr
     pinnedRevision: revisionOf(p),
     summary: `Make the product "${p.name}" (revision ${p.revision}, ${money(p.priceCents, p.currency)}) public.`,
   });
+}
+
+/**
+ * The publish-product plans still waiting for the owner on the context's website, by product: the
+ * owner's products page links each product to its plan's approval page.
+ */
+export async function pendingProductPlans(ctx: SiteCtx): Promise<Map<string, string>> {
+  const rows = await ctx.tx
+    .select({ id: pendingActions.id, subject: pendingActions.subject })
+    .from(pendingActions)
+    .where(
+      and(
+        eq(pendingActions.websiteId, ctx.website.id),
+        eq(pendingActions.kind, 'publish_product'),
+        eq(pendingActions.status, 'pending'),
+        gt(pendingActions.expiresAt, ctx.now),
+      ),
+    );
+  return new Map(rows.map((r) => [String(r.subject.productId), r.id]));
 }

@@ -12,6 +12,7 @@ import { publishDraft, unpublishSite } from '../../domain/sites/publish.js';
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
+import { plural } from '../../kernel/plural.js';
 
 const publishing = { scope: 'publish', area: 'publishing', role: 'editor' } as const;
 
@@ -112,7 +113,7 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   return createPlan(ctx, 'publish', {
     subject,
     pinnedRevision,
-    summary: `Publish the draft of ${site.name} (${subject.changes.length} change(s)) to the live site.`,
+    summary: `Publish the draft of ${site.name} (${plural(subject.changes.length, 'change')}) to the live site.`,
   });
 }
 

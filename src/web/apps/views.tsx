@@ -20,6 +20,7 @@ import { PublishChanges, REVIEW_CSS } from '../pages/plan-review.js';
 import { makeResolver } from '../render/markdown.js';
 import { renderPage } from '../render/page.js';
 import { previewSite } from '../routes/preview.js';
+import { plural } from '../../kernel/plural.js';
 
 // Every view runs under get_page's rule, with its annotations: whoever may read the site's pages may
 // see them drawn.
@@ -138,7 +139,7 @@ export const site_view = defineTool({
     ),
     offline: z.array(ListedPage),
   }),
-  activity: (_i, d) => `Drew ${d?.pages.length ?? 0} page(s) for an app`,
+  activity: (_i, d) => `Drew ${plural(d?.pages.length ?? 0, 'page')} for an app`,
   async run(ctx) {
     const { draft, live, changes } = await digests(ctx);
     const kept = new Set(draft.map((p) => p.id));

@@ -136,10 +136,12 @@ function OAuthSection(p: ConnectProps) {
   );
   return (
     <div class="card">
-      <h2>Assistants signed in with OAuth</h2>
+      <h2>{p.signIn ? 'Other assistants signed in with OAuth' : 'Assistants signed in with OAuth'}</h2>
       {pending.length === 0 ? (
         <p class="muted">
-          No assistant is waiting. Sign in from your assistant first, or enter its client id.
+          {p.signIn
+            ? 'No other assistant is waiting.'
+            : 'No assistant is waiting. Sign in from your assistant first, or enter its client id.'}
         </p>
       ) : (
         pending.map((s) => (

@@ -45,6 +45,7 @@ const SECTIONS = [
   ['pages', '', 'Pages and publishing'],
   ['bookings', '/bookings', 'Bookings'],
   ['services', '/services', 'Services'],
+  ['products', '/products', 'Products'],
   ['customers', '/customers', 'Customers'],
   ['members', '/members', 'Members'],
   ['analytics', '/analytics', 'Analytics'],
@@ -92,7 +93,7 @@ export function ConsoleFrame(p: {
   );
 }
 
-export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) {
+export function ConsolePageView(p: Base & { site: SiteConsole; done?: string; visitorMcpUrl: string }) {
   const base = consolePath(p.site.id);
   const kindName = (k: string) => (k === 'post' ? 'Blog post' : 'Page');
   return (
@@ -112,6 +113,11 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
             <span class="state live">Published</span> last published{' '}
             <Time at={p.site.publishedAt} tz={p.site.timeZone} />
             {p.site.draftAhead ? <span>; the draft has changes that are not live yet</span> : null}
+          </p>
+        ) : p.site.offline ? (
+          <p>
+            <span class="state draft">Offline</span> taken offline; visitors see nothing until you publish
+            again
           </p>
         ) : (
           <p>
@@ -182,7 +188,7 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string }) 
           {p.site.visitorAgents
             ? "On: while the site is live, a visitor's assistant can read it, see your public services and products, and send you a message or a booking request (as your forms can) at "
             : "Off: the live site does not answer visitors' assistants at "}
-          <code>/_api/mcp</code>.
+          <code>{p.visitorMcpUrl}</code>.
         </p>
         <form method="post" action={`${base}/visitor-agents`}>
           <CsrfField csrf={p.csrf} />
@@ -255,7 +261,7 @@ export function PublishPage(p: Base & { siteId: string; view: OwnerPublishView; 
             draft as it is now.
           </p>
         ) : null}
-        <Review review={p.view.review} tz={p.view.timeZone} planId="" />
+        <Review review={p.view.review} tz={p.view.timeZone} planId="" own />
         <p>
           <a href={`/editor/${encodeURIComponent(p.siteId)}/`}>Preview the draft</a>
         </p>
@@ -285,7 +291,7 @@ export function UnpublishPage(
         <a href={base}>← {p.siteName}</a>
       </p>
       <div class="card">
-        <Review review={p.review} tz={p.timeZone} planId="" />
+        <Review review={p.review} tz={p.timeZone} planId="" own />
         {p.live ? (
           <ConfirmActions
             csrf={p.csrf}

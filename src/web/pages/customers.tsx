@@ -1,10 +1,12 @@
 // The console's customers page: the site's leads, bookings and contacts, and erasing one person's
 // personal data by email address, behind a confirmation that says what will happen. Everything a
 // visitor wrote is rendered as text by hono/jsx (escaped), never as markup or a live link.
+import { plural } from '../../kernel/plural.js';
 import type { CustomerRow } from '../../domain/crm/customers.js';
 import { CONSOLE_CSS, type ConsoleBase, ConsoleFrame, consolePath } from './console.js';
 import { ConfirmStep, Flash } from './confirm.js';
-import { type Column, DataTable } from './table.js';
+import { CsrfField } from './layout.js';
+import { type Column, DataTable, WRAP_CSS, Wrap } from './table.js';
 import { Time } from './time.js';
 
 type Base = ConsoleBase;
@@ -42,16 +44,23 @@ const editPath = (siteId: string, r: { kind: string; id: string }) =>
 
 function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; siteId: string }) {
   const columns: Column<CustomerRow>[] = [
-    { label: 'Name', cell: (r) => (r.name || r.email ? r.name : <span class="erased">Erased</span>) },
-    { label: 'Email', cell: (r) => r.email ?? '—' },
+    {
+      label: 'Name',
+      cell: (r) => (r.name || r.email ? <Wrap text={r.name ?? ''} /> : <span class="erased">Erased</span>),
+    },
+    { label: 'Email', cell: (r) => (r.email ? <Wrap text={r.email} /> : '—') },
     { label: 'Phone', cell: (r) => r.phone ?? '—' },
     {
       label: TEXT_LABEL[p.kind],
       class: 'msg',
       cell: (r) => (
         <>
-          {r.message}
-          {r.note ? <div class="muted">Note: {r.note}</div> : null}
+          {r.message ? <Wrap text={r.message} /> : null}
+          {r.note ? (
+            <div class="muted">
+              Note: <Wrap text={r.note} />
+            </div>
+          ) : null}
         </>
       ),
     },
@@ -105,6 +114,7 @@ function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; s
         empty="None yet."
         rowAttrs={(r) => ({ 'data-record': r.id })}
         columns={columns}
+        wrap
       />
     </div>
   );
@@ -124,13 +134,14 @@ export function CustomersPage(
       title={`Customers · ${p.siteName}`}
       heading={`Customers of ${p.siteName}`}
       current="customers"
+      css={WRAP_CSS}
       flash={
         p.done && DONE[p.done] ? (
           <Flash messages={DONE} done={p.done} />
         ) : p.erased ? (
           <p class="ok" role="status" id="done">
-            Erased. {p.erased.leads} lead(s), {p.erased.bookings} booking(s) and {p.erased.contacts}{' '}
-            contact(s) no longer hold that person's data.
+            Erased. {plural(p.erased.leads, 'lead')}, {plural(p.erased.bookings, 'booking')} and{' '}
+            {plural(p.erased.contacts, 'contact')} no longer hold that person's data.
           </p>
         ) : null
       }
@@ -144,7 +155,8 @@ export function CustomersPage(
           When someone asks you to erase their data, enter their email address. You will see what it touches
           before anything happens.
         </p>
-        <form method="get" action={`${base}/customers/erase`}>
+        <form method="post" action={`${base}/customers/erase/review`}>
+          <CsrfField csrf={p.csrf} />
           <label>
             Their email address
             <input type="email" name="email" autocomplete="off" required maxlength={254} />
@@ -177,9 +189,9 @@ export function ConfirmErasePage(
       button={{ id: 'confirm-erase', label: 'Erase personal data' }}
     >
       <p>
-        On {p.siteName}: {p.preview.leads} lead(s), {p.preview.bookings} booking(s) and {p.preview.contacts}{' '}
-        contact(s) with this address lose the name, email address, phone number, message and notes. They stay
-        as anonymous records, so your counts still add up.
+        On {p.siteName}: {plural(p.preview.leads, 'lead')}, {plural(p.preview.bookings, 'booking')} and{' '}
+        {plural(p.preview.contacts, 'contact')} with this address lose the name, email address, phone number,
+        message and notes. They stay as anonymous records, so your counts still add up.
       </p>
       <ul>
         <li>Email to this address that has not been sent yet is cancelled; stored copies are emptied.</li>

@@ -46,7 +46,8 @@ export function HomePage(p: HomeProps) {
       ) : null}
       <div class="card" id="pending">
         <h2 style="margin-top:0">
-          Waiting for your approval <span class="count">{p.approvals.length}</span>
+          Waiting for your approval{' '}
+          {p.approvals.length ? <span class="count">{p.approvals.length}</span> : null}
         </h2>
         {p.approvals.length === 0 ? (
           <p class="muted">Nothing is waiting. Plans your assistants prepare appear here for 5 minutes.</p>
@@ -78,6 +79,11 @@ export function HomePage(p: HomeProps) {
                   {s.draftAhead ? (
                     <span class="muted">; the draft has changes that are not live yet</span>
                   ) : null}
+                </p>
+              ) : s.offline ? (
+                <p>
+                  <span class="state draft">Offline</span> taken offline; visitors see nothing until you
+                  publish again
                 </p>
               ) : (
                 <p>

@@ -42,11 +42,17 @@ function RenderedDiff(props: { field: ReviewField; resolve: UrlResolver }) {
   );
 }
 
-/** One field, live and draft side by side; removed words marked in the left, added in the right. */
+/**
+ * One field, live and draft side by side; removed words marked in the left, added in the right. A
+ * word diff keeps the spaces of its second text in the words both share, so each side is drawn from
+ * a diff whose second text is its own: the live column shows the live text exactly, line breaks and all.
+ */
 function FieldDiff(props: { field: ReviewField; resolve: UrlResolver }) {
   if (props.field.format !== 'text') return <RenderedDiff field={props.field} resolve={props.resolve} />;
   const { before, after, label } = props.field;
-  const parts = before !== null && after !== null ? diffWords(before, after) : null;
+  const both = before !== null && after !== null;
+  const live = both ? diffWords(after, before) : null;
+  const parts = both ? diffWords(before, after) : null;
   return (
     <div class="field">
       <div class="lbl">{label}</div>
@@ -57,9 +63,7 @@ function FieldDiff(props: { field: ReviewField; resolve: UrlResolver }) {
             <p class="muted">(not on the live site)</p>
           ) : (
             <p>
-              {parts
-                ? parts.map((p) => (p.added ? null : p.removed ? <del>{p.value}</del> : p.value))
-                : before}
+              {live ? live.map((p) => (p.removed ? null : p.added ? <del>{p.value}</del> : p.value)) : before}
             </p>
           )}
         </div>
@@ -102,14 +106,17 @@ function sectionHeadline(s: ReviewSection): string {
  * and images in the text: under the reviewed draft's preview on the approval page. The draft-changes
  * MCP App draws the same review (src/web/apps/views.tsx).
  */
-export function PublishChanges(props: { review: PublishReview; resolve: UrlResolver }) {
+export function PublishChanges(props: { review: PublishReview; resolve: UrlResolver; level?: 2 | 3 }) {
   const r = props.review;
+  // Its headings sit one level under the page's or review's own heading.
+  const [H, Sub] = props.level === 2 ? (['h2', 'h3'] as const) : (['h3', 'h4'] as const);
   const placeholders = r.placeholders ?? [];
+  const empty = r.emptyPages ?? [];
   return (
     <div id="publish-review">
       {placeholders.length ? (
         <div class="warn" id="placeholders" role="note">
-          <h3>Placeholder text still in the draft</h3>
+          <H>Placeholder text still in the draft</H>
           <p>Visitors would read these words as they are. Ask your assistant to replace them, or decline.</p>
           <ul>
             {placeholders.map((p) => (
@@ -120,9 +127,24 @@ export function PublishChanges(props: { review: PublishReview; resolve: UrlResol
           </ul>
         </div>
       ) : null}
+      {empty.length ? (
+        <div class="warn" id="empty-pages" role="note">
+          <H>{empty.length === 1 ? 'A page with no sections' : 'Pages with no sections'}</H>
+          <p>
+            Visitors would find nothing but the title there. Ask your assistant to add sections, or decline.
+          </p>
+          <ul>
+            {empty.map((p) => (
+              <li>
+                {p.kind === 'post' ? 'Blog post' : 'Page'} “{p.title}” (/{p.slug}) has no sections
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {r.newPages.length ? (
         <>
-          <h3>New pages and posts</h3>
+          <H>New pages and posts</H>
           <ul id="new-pages">
             {r.newPages.map((p) => (
               <li>
@@ -135,7 +157,7 @@ export function PublishChanges(props: { review: PublishReview; resolve: UrlResol
       ) : null}
       {r.removedPages.length ? (
         <>
-          <h3>Pages and posts that go offline</h3>
+          <H>Pages and posts that go offline</H>
           <ul id="removed-pages">
             {r.removedPages.map((p) => (
               <li>
@@ -147,12 +169,12 @@ export function PublishChanges(props: { review: PublishReview; resolve: UrlResol
       ) : null}
       {r.pageFields.length ? (
         <>
-          <h3>Page titles, addresses and search (SEO) text</h3>
+          <H>Page titles, addresses and search (SEO) text</H>
           {r.pageFields.map((f) => (
             <div class="chg seo">
-              <h4>
+              <Sub>
                 Page “{f.page}” (/{f.slug})
-              </h4>
+              </Sub>
               <FieldDiff field={f.field} resolve={props.resolve} />
             </div>
           ))}
@@ -160,12 +182,12 @@ export function PublishChanges(props: { review: PublishReview; resolve: UrlResol
       ) : null}
       {r.sections.length ? (
         <>
-          <h3>Sections</h3>
+          <H>Sections</H>
           {r.sections.map((s) => (
             <div class={`chg ${s.change}`} data-section={s.sectionId}>
-              <h4>
+              <Sub>
                 Page “{s.page}” (/{s.slug}): {sectionHeadline(s)}
-              </h4>
+              </Sub>
               {s.fields.map((f) => (
                 <FieldDiff field={f} resolve={props.resolve} />
               ))}
@@ -184,13 +206,15 @@ export function Review(props: {
   planId: string;
   /** False when SMTP_URL is not set: an approved email stays queued in the outbox. */
   mailServer?: boolean;
+  /** The owner's own publish or unpublish in the console: a review of what happens, not of a plan. */
+  own?: boolean;
 }) {
   const r = props.review;
   return (
     <>
-      <h2>{r.title}</h2>
+      <h1>{r.title}</h1>
       <table class="facts">
-        <caption class="sr">What this plan does</caption>
+        <caption class="sr">{props.own ? 'What happens' : 'What this plan does'}</caption>
         <tbody>
           {r.facts.map((f) => (
             <tr>
@@ -222,14 +246,14 @@ export function Review(props: {
       {r.product ? (
         <div class="product" id="product">
           <span class="cap">As customers will see it</span>
-          <h3>{r.product.name}</h3>
+          <h2>{r.product.name}</h2>
           <p class="price">{r.product.price}</p>
           {r.product.description ? <p>{r.product.description}</p> : null}
         </div>
       ) : null}
       {r.list ? (
         <>
-          <h3>{r.list.heading}</h3>
+          <h2>{r.list.heading}</h2>
           {r.list.items.length ? (
             <ul id="changes">
               {r.list.items.map((i) => (
@@ -242,7 +266,11 @@ export function Review(props: {
         </>
       ) : null}
       {r.publish ? (
-        <PublishChanges review={r.publish} resolve={makeResolver(`/approvals/${props.planId}/preview`)} />
+        <PublishChanges
+          review={r.publish}
+          resolve={makeResolver(`/approvals/${props.planId}/preview`)}
+          level={2}
+        />
       ) : null}
       {r.table ? (
         <div class="scroll">
@@ -277,7 +305,7 @@ export function Review(props: {
       ) : null}
       {r.email ? (
         <div id="email">
-          <h3>The email that will be sent</h3>
+          <h2>The email that will be sent</h2>
           {props.mailServer === false ? (
             <p class="error" id="no-mail-server" role="note">
               No mail server is configured (SMTP_URL is not set), so nothing leaves this server: approving
@@ -301,7 +329,7 @@ export function Review(props: {
 export const REVIEW_CSS = `
 .facts th{width:30%;vertical-align:top}
 .chg{border:1px solid #e3e3e8;border-radius:8px;padding:.75rem;margin:.75rem 0}
-.chg h4{margin:0 0 .5rem;font-size:1rem;overflow-wrap:anywhere}
+.chg h3,.chg h4{margin:0 0 .5rem;font-size:1rem;overflow-wrap:anywhere}
 .field{margin:.5rem 0}.lbl{font-weight:600;font-size:.9rem;color:#444}
 .sbs{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.5rem}
 .sbs>div{background:#fafafc;border:1px solid #eee;border-radius:6px;padding:.5rem;min-width:0}
@@ -314,11 +342,11 @@ export const REVIEW_CSS = `
 .sbs .md del img,.sbs .md ins img{outline:3px solid currentColor}
 .sbs .md a[href^="http"]::after,.sbs .md a[href^="mailto:"]::after,.sbs .md a[href^="tel:"]::after{content:" (" attr(href) ")";color:#555;font-size:.85em}
 .warn{border:1px solid #e6d28a;background:#fff8e1;color:#4a3700;border-radius:8px;padding:.75rem;margin:.75rem 0}
-.warn h3{margin:0 0 .25rem;font-size:1rem}.warn ul{margin:.25rem 0 0}
+.warn h2,.warn h3{margin:0 0 .25rem;font-size:1rem}.warn ul{margin:.25rem 0 0}
 .cap{display:block;font-size:.8rem;color:#555;text-transform:uppercase;letter-spacing:.03em}
 del{background:#ffd7d7;color:#5c0000;text-decoration:line-through}
 ins{background:#cdf5d6;color:#003d12;text-decoration:none;outline:1px solid #58a86b;font-weight:600}
-.product{border:1px solid #e3e3e8;border-radius:8px;padding:1rem;max-width:24rem}.product h3{margin:.25rem 0}
+.product{border:1px solid #e3e3e8;border-radius:8px;padding:1rem;max-width:24rem}.product h2{margin:.25rem 0}
 .price{font-size:1.4rem;font-weight:700;margin:.25rem 0}
 .mail{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;margin:0}.mail dt{font-weight:600}
 .mail dd{margin:0;overflow-wrap:anywhere}.mailbody{white-space:pre-wrap;overflow-wrap:anywhere;padding:.75rem}

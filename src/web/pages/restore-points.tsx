@@ -1,5 +1,6 @@
 // Restore points of one website (R-SITE-4): the list, and a confirmation page whose form carries
 // the CSRF token. Restoring replaces the draft only; the live site changes when the owner publishes.
+import { plural } from '../../kernel/plural.js';
 import type { OwnedSite, RestorePointItem } from '../../domain/sites/restore-points.js';
 import type { SessionUser } from '../session.js';
 import { ConsoleFrame } from './console.js';
@@ -15,7 +16,6 @@ const reasonText = (r: string) => REASONS[r] ?? r;
 
 type Base = { user: SessionUser; csrf: string; site: OwnedSite; timeZone: string };
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const contents = (pt: RestorePointItem) => `${plural(pt.pages, 'page')}, ${plural(pt.sections, 'section')}`;
 
 export function RestorePointsPage(p: Base & { points: RestorePointItem[]; restored?: boolean }) {

@@ -22,10 +22,12 @@ export function DataTable<R>(p: {
   rowAttrs?: (row: R) => Record<string, string>;
   /** Shown instead of the table when there is no row; without it an empty table is shown. */
   empty?: Child;
+  /** Cells hold `Wrap`ped text and never split a word of ordinary length (`WRAP_CSS`). */
+  wrap?: boolean;
 }) {
   if (p.rows.length === 0 && p.empty !== undefined) return <p class="muted">{p.empty}</p>;
   return (
-    <table class="rt" id={p.id}>
+    <table class={p.wrap ? 'rt wrap' : 'rt'} id={p.id}>
       <thead>
         <tr>
           {p.columns.map((col) => (
@@ -51,3 +53,38 @@ export function DataTable<R>(p: {
     </table>
   );
 }
+
+/** A token longer than this may break anywhere (a link); shorter ones never break inside. */
+const LONG_TOKEN = 24;
+const ADDRESS = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * A visitor's text in a table cell, wrapping where a reader expects: between words; an email address
+ * also after its "@" and before a dot, plus sign or hyphen; a long token (a link, a double name) after
+ * a slash, hyphen or dot, and a piece still too long for any column anywhere (class `long`, with
+ * `WRAP_CSS`). A word of ordinary length is never split.
+ */
+export function Wrap(p: { text: string }) {
+  return (
+    <>
+      {p.text.split(/(\s+)/).map((t) => {
+        if (ADDRESS.test(t)) {
+          return t.split(/(?=[.+-])|(?<=@)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr />, part]));
+        }
+        if (t.length <= LONG_TOKEN) return t;
+        return t
+          .split(/(?<=[/\-.?&=_])/)
+          .flatMap((part, i) => [
+            ...(i === 0 ? [] : [<wbr />]),
+            part.length > LONG_TOKEN ? <span class="long">{part}</span> : part,
+          ]);
+      })}
+    </>
+  );
+}
+
+/** For tables whose cells use `Wrap`: a cell never splits a word to make its column narrower. */
+export const WRAP_CSS = `
+table.wrap td{overflow-wrap:break-word}table.wrap .long{overflow-wrap:anywhere}
+table.wrap td:last-child a{white-space:nowrap}
+`;

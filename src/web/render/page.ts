@@ -142,6 +142,10 @@ export function renderPage(site: RenderSite, page: PageWithSections): string {
     const width = layoutClasses(page.sections[0]?.layout).split(' ')[0];
     if (title || date)
       body = `<header class="post-head ${width}"><div class="inner">${title}${date}</div></header>${body}`;
+  } else if (!page.sections.some((s) => s.type === 'hero' && (draft || !s.hidden))) {
+    // Every page has one main heading: without a hero (the page's own h1), the page's title is it.
+    const width = layoutClasses(page.sections[0]?.layout).split(' ')[0];
+    body = `<header class="post-head ${width}"><div class="inner"><h1>${e(page.title)}</h1></div></header>${body}`;
   }
   const title = page.seoTitle || `${page.title} · ${site.siteName}`;
   return shell(site, title, page.seoDescription, body);

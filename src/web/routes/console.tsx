@@ -25,6 +25,7 @@ import {
 } from '../pages/console.js';
 import { type WebEnv, requireUser } from '../session.js';
 import { field, ownerAction } from './owner-action.js';
+import { VISITOR_MCP_PATH } from './visitor-mcp.js';
 
 const BASE = '/dashboard/sites/:websiteId';
 
@@ -36,7 +37,13 @@ export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
     const user = c.get('user')!;
     const site = await asPerson(services, user.id, 'site.console', c.req.param('websiteId'), siteConsole);
     return c.html(
-      <ConsolePageView user={user} csrf={c.get('csrf')} site={site} done={c.req.query('done')} />,
+      <ConsolePageView
+        user={user}
+        csrf={c.get('csrf')}
+        site={site}
+        done={c.req.query('done')}
+        visitorMcpUrl={`${services.config.baseUrl}/sites/${encodeURIComponent(site.id)}${VISITOR_MCP_PATH}`}
+      />,
     );
   });
 

@@ -28,6 +28,16 @@ export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
     return c.html(<CustomersPage {...view} erased={erased} done={q.done} />);
   });
 
+  // The erasure review is a POST: the address is in the form's body, never in a URL (history, logs,
+  // Referer). Mounted before `:kind/:id`, which would take its path.
+  app.post(`${BASE}/erase/review`, async (c) => {
+    const email = field(await c.req.parseBody(), 'email', 300);
+    const view = await consoleView(c, deps, 'customers.erase', async (ctx) => ({
+      preview: await erasurePreview(ctx, email),
+    }));
+    return c.html(<ConfirmErasePage {...view} />);
+  });
+
   // A lead's or contact's status, handled, note and follow-up date (crm_update's own function).
   const KINDS = { lead: LEAD_STATUSES, contact: CONTACT_STATUSES } as const;
   const kindOf = (k: string | undefined): 'lead' | 'contact' => {
@@ -64,14 +74,6 @@ export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
     run: ownerUpdateCustomer,
     done: (id, r) => `${consolePath(id)}/customers?done=${r.changed.length ? 'updated' : 'unchanged'}`,
     back: (id) => ({ href: `${consolePath(id)}/customers`, label: 'Back to the customers' }),
-  });
-
-  app.get(`${BASE}/erase`, async (c) => {
-    const email = (c.req.query('email') ?? '').slice(0, 300);
-    const view = await consoleView(c, deps, 'customers.erase', async (ctx) => ({
-      preview: await erasurePreview(ctx, email),
-    }));
-    return c.html(<ConfirmErasePage {...view} />);
   });
 
   ownerAction(app, deps, {

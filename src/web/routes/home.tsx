@@ -42,7 +42,13 @@ export function mountHome(app: Hono<WebEnv>, deps: AppDeps): void {
         activity={activity}
         mail={mail}
         mailEnabled={Boolean(deps.services.mail?.enabled)}
-        siteNames={new Map(sites.map((s) => [s.id, s.name]))}
+        siteNames={
+          new Map([
+            ...sites.map((s) => [s.id, s.name] as const),
+            // Activity of a site deleted in the last 30 days still names it.
+            ...deleted.map((s) => [s.id, `${s.name} (deleted)`] as const),
+          ])
+        }
         timeZone={personTimeZone(sites)}
       />,
     );

@@ -9,6 +9,7 @@ import { mountConsole } from './console.js';
 import { mountAnalytics } from './analytics.js';
 import { mountBookings } from './bookings.js';
 import { mountCustomers } from './customers.js';
+import { mountProducts } from './products.js';
 import { mountServices } from './services.js';
 import { mountPageEditor } from './page-editor.js';
 import { mountMembers } from './members.js';
@@ -38,6 +39,7 @@ export const ROUTES: RouteModule[] = [
   mountPageEditor,
   mountBookings,
   mountServices,
+  mountProducts,
   mountCustomers,
   mountMembers,
   mountAnalytics,

@@ -1,3 +1,0 @@
-CREATE INDEX "bookings_list_idx" ON "bookings" USING btree ("website_id",date_trunc('milliseconds', ("created_at" at time zone 'UTC')),"id");--> statement-breakpoint
-CREATE INDEX "contacts_list_idx" ON "contacts" USING btree ("website_id",date_trunc('milliseconds', ("created_at" at time zone 'UTC')),"id");--> statement-breakpoint
-CREATE INDEX "leads_list_idx" ON "leads" USING btree ("website_id",date_trunc('milliseconds', ("created_at" at time zone 'UTC')),"id");
