@@ -7,9 +7,13 @@
 import { type SQL, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { analyticsRollup } from '../../db/schema.js';
+import { type LockFirst, transaction } from '../../db/transactions.js';
 
 const DAY_MS = 86_400_000;
 const NEVER = '1970-01-01';
+
+/** The rollup locks its own state row and adds daily rows: no row of a workspace is locked or written. */
+const ROLLUP_ONLY: LockFirst = { none: 'the rollup state row and new daily rows only' };
 
 /** YYYY-MM-DD of the UTC day `d` falls in. */
 export const utcDayOf = (d: Date) => d.toISOString().slice(0, 10);
@@ -66,7 +70,7 @@ export async function rollUpAnalytics(db: Db, now: Date, maxDays = 31): Promise<
   const lastOver = utcDayOf(new Date(startOfUtcDay(now).getTime() - DAY_MS));
   let rolled = 0;
   for (let i = 0; i < maxDays; i++) {
-    const did = await db.transaction(async (tx) => {
+    const did = await transaction(db, ROLLUP_ONLY, async (tx) => {
       await tx.insert(analyticsRollup).values({ id: 1, through: NEVER }).onConflictDoNothing();
       const [state] = await tx.select().from(analyticsRollup).where(eq(analyticsRollup.id, 1)).for('update');
       let next: string;
