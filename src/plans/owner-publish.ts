@@ -86,7 +86,10 @@ export function ownerUnpublishView(services: Services, userId: string, websiteId
       timeZone: timeZoneOf(person.config),
       live: site.publishedRev !== null,
       review: unpublishKind.review(
-        { siteName: site.name, publishedAt: site.publishedAt?.toISOString() ?? null },
+        {
+          siteName: site.name,
+          publishedAt: site.publishedRev === null ? null : (site.publishedAt?.toISOString() ?? null),
+        },
         { siteName: site.name },
       ),
     };

@@ -1,7 +1,8 @@
-// The site's customers as the owner sees them in the console: the latest leads, bookings and contacts
-// with every field. What visitors wrote is stripped of invisible and bidi control characters and is
+// The site's customers as the owner sees them in the console: leads, bookings and contacts, newest first,
+// a page at a time, with every field. What visitors wrote is stripped of invisible and bidi control characters and is
 // shown as text, never markup (the page escapes it). Erased records show as anonymous.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { page, pageQuery } from './list.js';
 import { notFound } from '../../kernel/errors.js';
 import { bookings, contacts, leads } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
@@ -26,7 +27,8 @@ export type CustomerRow = {
   updatedAt: Date;
 };
 
-const SHOWN = 100;
+/** Records a list shows at once; older ones are a page further. */
+export const SHOWN = 50;
 const clean = (s: string | null) => (s === null ? null : stripInvisible(s));
 
 const leadRow = (r: typeof leads.$inferSelect): CustomerRow => ({
@@ -75,30 +77,34 @@ const contactRow = (r: typeof contacts.$inferSelect): CustomerRow => ({
   updatedAt: r.updatedAt,
 });
 
-export async function customersOf(ctx: SiteCtx): Promise<Record<CustomerRow['kind'], CustomerRow[]>> {
-  const site = ctx.website.id;
-  const leadRows = await ctx.tx
-    .select()
-    .from(leads)
-    .where(eq(leads.websiteId, site))
-    .orderBy(desc(leads.createdAt), desc(leads.id))
-    .limit(SHOWN);
-  const bookingRows = await ctx.tx
-    .select()
-    .from(bookings)
-    .where(eq(bookings.websiteId, site))
-    .orderBy(desc(bookings.startsAt), desc(bookings.id))
-    .limit(SHOWN);
-  const contactRows = await ctx.tx
-    .select()
-    .from(contacts)
-    .where(eq(contacts.websiteId, site))
-    .orderBy(desc(contacts.createdAt), desc(contacts.id))
-    .limit(SHOWN);
+export type CustomerKind = CustomerRow['kind'];
+export type CustomerPage = { rows: CustomerRow[]; nextCursor: string | null; from: string | null };
+
+/**
+ * A page of each list, newest first (by when the record was made), from each list's own cursor: the
+ * page reads its rows along the list's index (src/domain/crm/list.ts), whatever the site holds.
+ */
+export async function customersOf(
+  ctx: SiteCtx,
+  cursors: Partial<Record<CustomerKind, string>> = {},
+): Promise<Record<CustomerKind, CustomerPage>> {
+  const read = async <T extends typeof leads | typeof bookings | typeof contacts>(
+    table: T,
+    kind: CustomerKind,
+    row: (r: T['$inferSelect']) => CustomerRow,
+  ): Promise<CustomerPage> => {
+    const cursor = cursors[kind] || undefined;
+    const rows = await pageQuery(ctx.tx, table, ctx, { limit: SHOWN, cursor });
+    const { items, nextCursor } = page(
+      rows as Array<T['$inferSelect'] & { id: string; createdAt: Date }>,
+      SHOWN,
+    );
+    return { rows: items.map(row), nextCursor, from: cursor ?? null };
+  };
   return {
-    lead: leadRows.map(leadRow),
-    booking: bookingRows.map(bookingRow),
-    contact: contactRows.map(contactRow),
+    lead: await read(leads, 'lead', leadRow),
+    booking: await read(bookings, 'booking', bookingRow),
+    contact: await read(contacts, 'contact', contactRow),
   };
 }
 

@@ -48,7 +48,8 @@ export function pageQuery<T extends typeof leads | typeof bookings | typeof cont
   };
 }
 
-function page<R extends { id: string; createdAt: Date }>(rows: R[], limit: number) {
+/** A page of `limit` rows from `limit` + 1 read, and the cursor of the next page (null at the end). */
+export function page<R extends { id: string; createdAt: Date }>(rows: R[], limit: number) {
   const more = rows.length > limit;
   const items = more ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];

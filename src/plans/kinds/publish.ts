@@ -150,7 +150,10 @@ export async function prepareUnpublish(ctx: SiteCtx): Promise<PlanTicket> {
     throw new Refusal('conflict', 'The site is not live; there is nothing to unpublish.');
   }
   return createPlan(ctx, 'unpublish', {
-    subject: { siteName: site.name, publishedAt: site.publishedAt?.toISOString() ?? null },
+    subject: {
+      siteName: site.name,
+      publishedAt: site.publishedRev === null ? null : (site.publishedAt?.toISOString() ?? null),
+    },
     pinnedRevision: publishedRevisionOf(site),
     summary: `Take ${site.name} offline (the draft is kept).`,
   });

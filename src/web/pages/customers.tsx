@@ -2,7 +2,7 @@
 // personal data by email address, behind a confirmation that says what will happen. Everything a
 // visitor wrote is rendered as text by hono/jsx (escaped), never as markup or a live link.
 import { plural } from '../../kernel/plural.js';
-import type { CustomerRow } from '../../domain/crm/customers.js';
+import type { CustomerKind, CustomerPage, CustomerRow } from '../../domain/crm/customers.js';
 import { CONSOLE_CSS, type ConsoleBase, ConsoleFrame, consolePath } from './console.js';
 import { ConfirmStep, Flash } from './confirm.js';
 import { CsrfField } from './layout.js';
@@ -42,7 +42,41 @@ const sourceText = (src: string) => SOURCE[src] ?? src;
 const editPath = (siteId: string, r: { kind: string; id: string }) =>
   `${consolePath(siteId)}/customers/${r.kind}/${encodeURIComponent(r.id)}`;
 
-function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; siteId: string }) {
+/** The customers page at these lists' cursors (each list pages on its own), at one list's table. */
+function pagePath(siteId: string, at: Partial<Record<CustomerKind, string | null>>, anchor: string) {
+  const q = new URLSearchParams();
+  for (const [kind, cursor] of Object.entries(at)) if (cursor) q.set(kind, cursor);
+  const query = q.toString();
+  return `${consolePath(siteId)}/customers${query ? `?${query}` : ''}#${anchor}`;
+}
+
+function Pager(p: { kind: CustomerKind; siteId: string; pages: Record<CustomerKind, CustomerPage> }) {
+  const froms = Object.fromEntries(Object.entries(p.pages).map(([k, v]) => [k, v.from])) as Record<
+    CustomerKind,
+    string | null
+  >;
+  const here = p.pages[p.kind];
+  if (!here.from && !here.nextCursor) return null;
+  const to = (cursor: string | null) => pagePath(p.siteId, { ...froms, [p.kind]: cursor }, `${p.kind}s`);
+  return (
+    <nav class="actions pager" aria-label={`More ${TITLES[p.kind].toLowerCase()}`}>
+      {here.from ? <a href={to(null)}>Newest {TITLES[p.kind].toLowerCase()}</a> : null}
+      {here.nextCursor ? (
+        <a href={to(here.nextCursor)} id={`older-${p.kind}s`}>
+          Older {TITLES[p.kind].toLowerCase()} →
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+function Rows(p: {
+  kind: CustomerRow['kind'];
+  rows: CustomerRow[];
+  tz: string;
+  siteId: string;
+  pages: Record<CustomerKind, CustomerPage>;
+}) {
   const columns: Column<CustomerRow>[] = [
     {
       label: 'Name',
@@ -116,13 +150,14 @@ function Rows(p: { kind: CustomerRow['kind']; rows: CustomerRow[]; tz: string; s
         columns={columns}
         wrap
       />
+      <Pager kind={p.kind} siteId={p.siteId} pages={p.pages} />
     </div>
   );
 }
 
 export function CustomersPage(
   p: Base & {
-    customers: Record<CustomerRow['kind'], CustomerRow[]>;
+    customers: Record<CustomerKind, CustomerPage>;
     erased?: { leads: number; bookings: number; contacts: number } | null;
     done?: string;
   },
@@ -146,9 +181,21 @@ export function CustomersPage(
         ) : null
       }
     >
-      <Rows kind="lead" rows={p.customers.lead} tz={p.timeZone} siteId={p.siteId} />
-      <Rows kind="booking" rows={p.customers.booking} tz={p.timeZone} siteId={p.siteId} />
-      <Rows kind="contact" rows={p.customers.contact} tz={p.timeZone} siteId={p.siteId} />
+      <Rows kind="lead" rows={p.customers.lead.rows} tz={p.timeZone} siteId={p.siteId} pages={p.customers} />
+      <Rows
+        kind="booking"
+        rows={p.customers.booking.rows}
+        tz={p.timeZone}
+        siteId={p.siteId}
+        pages={p.customers}
+      />
+      <Rows
+        kind="contact"
+        rows={p.customers.contact.rows}
+        tz={p.timeZone}
+        siteId={p.siteId}
+        pages={p.customers}
+      />
       <div class="card danger" id="erase">
         <h2 style="margin-top:0">Erase a person's data</h2>
         <p>

@@ -17,10 +17,14 @@ const count = (v: string | undefined) => Math.max(0, Math.min(1_000_000, Number.
 
 export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
   app.get(BASE, async (c) => {
-    const view = await consoleView(c, deps, 'customers.read', async (ctx) => ({
-      customers: await customersOf(ctx),
-    }));
     const q = c.req.query();
+    const view = await consoleView(c, deps, 'customers.read', async (ctx) => ({
+      customers: await customersOf(ctx, {
+        lead: q.lead?.slice(0, 200),
+        booking: q.booking?.slice(0, 200),
+        contact: q.contact?.slice(0, 200),
+      }),
+    }));
     const erased =
       q.done === 'erased'
         ? { leads: count(q.leads), bookings: count(q.bookings), contacts: count(q.contacts) }
@@ -31,9 +35,9 @@ export function mountCustomers(app: Hono<WebEnv>, deps: AppDeps): void {
   // The erasure review is a POST: the address is in the form's body, never in a URL (history, logs,
   // Referer). Mounted before `:kind/:id`, which would take its path.
   app.post(`${BASE}/erase/review`, async (c) => {
-    const email = field(await c.req.parseBody(), 'email', 300);
+    // The form is read after the gate decided.
     const view = await consoleView(c, deps, 'customers.erase', async (ctx) => ({
-      preview: await erasurePreview(ctx, email),
+      preview: await erasurePreview(ctx, field(await c.req.parseBody(), 'email', 300)),
     }));
     return c.html(<ConfirmErasePage {...view} />);
   });
