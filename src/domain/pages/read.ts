@@ -1,14 +1,13 @@
 // Reading pages and their sections from the draft.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { fixedSelect } from '../../db/named.js';
 import { pages, sections } from '../../db/schema.js';
 import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
-import { notFound } from '../../kernel/errors.js';
+import { invalidInput, notFound } from '../../kernel/errors.js';
 import { diffDraft } from './draft-changes.js';
 import type { Db } from '../../db/client.js';
 import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
-import { loadDraft } from '../sites/draft.js';
 import { websiteRowOf } from '../sites/row.js';
 import { draftPlaceholders } from '../sections/placeholders.js';
 import { plural } from '../../kernel/plural.js';
@@ -22,20 +21,96 @@ export function sectionLabel(content: Record<string, unknown>): string {
   return '';
 }
 
-export async function listPages(ctx: DirectSiteCtx) {
-  const draft = await loadDraft(ctx.db, ctx.website.id);
-  return draft.map((p) => ({
-    pageId: p.id,
-    slug: p.slug,
-    title: p.title,
-    kind: p.kind,
-    sections: p.sections.map((s) => ({
-      sectionId: s.id,
-      type: s.type,
-      hidden: s.hidden,
-      label: sectionLabel(s.content as Record<string, unknown>),
+/** How many pages list_pages answers at most in one call, and by default. */
+export const LIST_PAGES_MAX = 200;
+export const LIST_PAGES_DEFAULT = 100;
+
+type PagesCursor = { p: number; id: string };
+
+function pagesCursor(raw: string): PagesCursor {
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<PagesCursor>;
+    if (typeof v.p !== 'number' || !Number.isInteger(v.p) || typeof v.id !== 'string' || v.id.length > 64)
+      throw new Error();
+    return { p: v.p, id: v.id };
+  } catch {
+    throw invalidInput(
+      'That cursor is not valid.',
+      'Pass the nextCursor of the previous answer, or omit cursor.',
+    );
+  }
+}
+
+/**
+ * list_pages: the draft's pages and posts in order, a page of them at a time (keyset on position and
+ * id), each with its sections' ids, types and a short label. Only the listed pages' sections are read,
+ * and of their content only what a label needs.
+ */
+export async function listPages(ctx: DirectSiteCtx, input: { cursor?: string; limit?: number } = {}) {
+  const limit = Math.min(Math.max(input.limit ?? LIST_PAGES_DEFAULT, 1), LIST_PAGES_MAX);
+  const after = input.cursor ? pagesCursor(input.cursor) : null;
+  const rows = await ctx.db
+    .select({
+      id: pages.id,
+      slug: pages.slug,
+      title: pages.title,
+      kind: pages.kind,
+      position: pages.position,
+    })
+    .from(pages)
+    .where(
+      and(
+        eq(pages.websiteId, ctx.website.id),
+        after ? sql`(${pages.position}, ${pages.id}) > (${after.p}, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(asc(pages.position), asc(pages.id))
+    .limit(limit + 1);
+  const listed = rows.slice(0, limit);
+  const secs = listed.length
+    ? await ctx.db
+        .select({
+          id: sections.id,
+          pageId: sections.pageId,
+          type: sections.type,
+          hidden: sections.hidden,
+          heading: sql<string | null>`${sections.content}->>'heading'`,
+          alt: sql<string | null>`${sections.content}->>'alt'`,
+          body: sql<string | null>`left(${sections.content}->>'body', 200)`,
+        })
+        .from(sections)
+        .where(
+          and(
+            eq(sections.websiteId, ctx.website.id),
+            inArray(
+              sections.pageId,
+              listed.map((p) => p.id),
+            ),
+          ),
+        )
+        .orderBy(asc(sections.pageId), asc(sections.position))
+    : [];
+  const byPage = new Map<string, typeof secs>();
+  for (const x of secs) byPage.set(x.pageId, [...(byPage.get(x.pageId) ?? []), x]);
+  const last = listed.at(-1);
+  return {
+    pages: listed.map((p) => ({
+      pageId: p.id,
+      slug: p.slug,
+      title: p.title,
+      kind: p.kind,
+      sections: (byPage.get(p.id) ?? []).map((x) => ({
+        sectionId: x.id,
+        type: x.type,
+        hidden: x.hidden,
+        label: sectionLabel({ heading: x.heading, alt: x.alt, body: x.body }),
+      })),
     })),
-  }));
+    nextCursor:
+      rows.length > limit && last
+        ? Buffer.from(JSON.stringify({ p: last.position, id: last.id })).toString('base64url')
+        : null,
+  };
 }
 
 /** Loads a page of the context's website, or the same not_found for a missing or foreign page. */

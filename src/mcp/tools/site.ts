@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { analyticsSummary } from '../../domain/analytics/summary.js';
 import { getBrand } from '../../domain/brand/read.js';
-import { getPage, listDraftChanges, listPages } from '../../domain/pages/read.js';
+import {
+  LIST_PAGES_DEFAULT,
+  LIST_PAGES_MAX,
+  getPage,
+  listDraftChanges,
+  listPages,
+} from '../../domain/pages/read.js';
 import { listSites, siteOverview } from '../../domain/sites/read.js';
 import { ParamId, UntrustedText, defineTool } from '../define-tool.js';
 import { plural } from '../../kernel/plural.js';
@@ -76,12 +82,14 @@ export const list_pages = defineTool({
   name: 'list_pages',
   cacheable: true,
   title: 'List pages',
-  description:
-    'Lists the draft pages and blog posts in order, each with its sections (id, type, hidden, label).',
+  description: `Lists the draft pages and blog posts in order, each with its sections (id, type, hidden, label), up to ${LIST_PAGES_DEFAULT} at a time (limit up to ${LIST_PAGES_MAX}); when nextCursor is not null, pass it as cursor for the next ones.`,
   ...site,
   annotations: READ,
   transaction: 'none',
-  input: z.object({}),
+  input: z.object({
+    cursor: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(LIST_PAGES_MAX).optional(),
+  }),
   output: z.object({
     pages: z.array(
       z.object({
@@ -94,9 +102,10 @@ export const list_pages = defineTool({
         ),
       }),
     ),
+    nextCursor: z.string().nullable(),
   }),
   activity: (_i, d) => `Listed ${plural(d?.pages.length ?? 0, 'page')}`,
-  run: async (ctx) => ({ pages: await listPages(ctx) }),
+  run: (ctx, input) => listPages(ctx, input),
 });
 
 export const get_page = defineTool({
