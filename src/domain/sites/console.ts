@@ -1,6 +1,7 @@
 // What the owner's console shows of one website: its state (live or draft only, draft ahead of live)
-// and the draft's pages and posts in order, each with its section count. Read-only.
-import { asc, count, eq } from 'drizzle-orm';
+// and the draft's pages and posts in order, a hundred at a time, each with its section count. Read-only.
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { invalidInput, notFound } from '../../kernel/errors.js';
 import { pages, sections, websites } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { timeZoneOf } from '../crm/booking-request.js';
@@ -18,9 +19,16 @@ export type SiteConsole = {
   /** Visitors' AI assistants may use the live site's /_api/mcp (the owner's switch). */
   visitorAgents: boolean;
   pages: ConsolePage[];
+  /** Where the next pages of the list start, when there are more. */
+  morePages: string | null;
+  /** Where this list started (null: at the first page). */
+  pagesFrom: string | null;
 };
 
-export async function siteConsole(ctx: SiteCtx): Promise<SiteConsole> {
+/** Pages and posts the console lists at once; more are a link further. */
+export const CONSOLE_PAGES = 100;
+
+export async function siteConsole(ctx: SiteCtx, input: { after?: string } = {}): Promise<SiteConsole> {
   const [site] = await ctx.tx
     .select({
       id: websites.id,
@@ -33,17 +41,32 @@ export async function siteConsole(ctx: SiteCtx): Promise<SiteConsole> {
     })
     .from(websites)
     .where(eq(websites.id, ctx.website.id));
-  const counts = await ctx.tx
-    .select({ pageId: sections.pageId, n: count() })
-    .from(sections)
-    .where(eq(sections.websiteId, ctx.website.id))
-    .groupBy(sections.pageId);
-  const sectionsOf = new Map(counts.map((c) => [c.pageId, Number(c.n)]));
+  const after = input.after ? consoleCursor(input.after) : null;
   const rows = await ctx.tx
-    .select({ id: pages.id, slug: pages.slug, title: pages.title, kind: pages.kind })
+    .select({
+      id: pages.id,
+      slug: pages.slug,
+      title: pages.title,
+      kind: pages.kind,
+      position: pages.position,
+    })
     .from(pages)
-    .where(eq(pages.websiteId, ctx.website.id))
-    .orderBy(asc(pages.kind), asc(pages.position), asc(pages.createdAt));
+    .where(
+      and(
+        eq(pages.websiteId, ctx.website.id),
+        after
+          ? sql`(${pages.kind}, ${pages.position}, ${pages.id}) > (${after.k}, ${after.p}, ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(pages.kind), asc(pages.position), asc(pages.id))
+    .limit(CONSOLE_PAGES + 1);
+  const shown = rows.slice(0, CONSOLE_PAGES);
+  const sectionsOf = await sectionCounts(
+    ctx,
+    shown.map((r) => r.id),
+  );
+  const last = shown.at(-1);
   return {
     id: site!.id,
     name: site!.name,
@@ -52,6 +75,44 @@ export async function siteConsole(ctx: SiteCtx): Promise<SiteConsole> {
     draftAhead: site!.publishedRev === null || site!.draftRev !== site!.publishedRev,
     timeZone: timeZoneOf(site!.config),
     visitorAgents: site!.visitorAgents,
-    pages: rows.map((r) => ({ ...r, sections: sectionsOf.get(r.id) ?? 0 })),
+    pages: shown.map(({ position: _p, ...r }) => ({ ...r, sections: sectionsOf.get(r.id) ?? 0 })),
+    morePages:
+      rows.length > CONSOLE_PAGES && last
+        ? Buffer.from(JSON.stringify({ k: last.kind, p: last.position, id: last.id })).toString('base64url')
+        : null,
+    pagesFrom: input.after ?? null,
   };
+}
+
+async function sectionCounts(ctx: SiteCtx, pageIds: string[]): Promise<Map<string, number>> {
+  if (!pageIds.length) return new Map();
+  const counts = await ctx.tx
+    .select({ pageId: sections.pageId, n: count() })
+    .from(sections)
+    .where(and(eq(sections.websiteId, ctx.website.id), inArray(sections.pageId, pageIds)))
+    .groupBy(sections.pageId);
+  return new Map(counts.map((c) => [c.pageId, Number(c.n)]));
+}
+
+/** One page of the draft as the console lists it (its delete confirmation); a foreign id is not_found. */
+export async function consolePage(ctx: SiteCtx, pageId: string): Promise<ConsolePage> {
+  const [row] = await ctx.tx
+    .select({ id: pages.id, slug: pages.slug, title: pages.title, kind: pages.kind })
+    .from(pages)
+    .where(and(eq(pages.id, pageId), eq(pages.websiteId, ctx.website.id)));
+  if (!row) throw notFound('page');
+  return { ...row, sections: (await sectionCounts(ctx, [row.id])).get(row.id) ?? 0 };
+}
+
+type ConsoleCursor = { k: string; p: number; id: string };
+
+function consoleCursor(raw: string): ConsoleCursor {
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<ConsoleCursor>;
+    if (typeof v.k !== 'string' || typeof v.p !== 'number' || typeof v.id !== 'string' || v.id.length > 64)
+      throw new Error();
+    return { k: v.k, p: v.p, id: v.id };
+  } catch {
+    throw invalidInput('That list position is not valid.', 'Open the site console again from your websites.');
+  }
 }

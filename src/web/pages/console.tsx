@@ -166,6 +166,16 @@ export function ConsolePageView(p: Base & { site: SiteConsole; done?: string; vi
             },
           ]}
         />
+        {p.site.morePages || p.site.pagesFrom ? (
+          <nav class="actions pager" aria-label="More pages and posts">
+            {p.site.pagesFrom ? <a href={`${base}#pages`}>First pages</a> : null}
+            {p.site.morePages ? (
+              <a href={`${base}?after=${encodeURIComponent(p.site.morePages)}#pages`} id="more-pages">
+                More pages and posts →
+              </a>
+            ) : null}
+          </nav>
+        ) : null}
         <form method="post" action={`${base}/pages`} id="add-page">
           <CsrfField csrf={p.csrf} />
           <h3>Add a page</h3>

@@ -5,10 +5,9 @@
 import type { Hono } from 'hono';
 import { asPerson } from '../../domain/as-person.js';
 import { deletePage } from '../../domain/pages/delete.js';
-import { siteConsole } from '../../domain/sites/console.js';
+import { consolePage, siteConsole } from '../../domain/sites/console.js';
 import { deleteSite, restoreDeletedSite } from '../../domain/sites/delete.js';
 import { setVisitorAgents } from '../../domain/visitor-agent/site.js';
-import { notFound } from '../../kernel/errors.js';
 import {
   ownerPublish,
   ownerPublishView,
@@ -35,7 +34,10 @@ export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
 
   app.get(BASE, async (c) => {
     const user = c.get('user')!;
-    const site = await asPerson(services, user.id, 'site.console', c.req.param('websiteId'), siteConsole);
+    const after = c.req.query('after')?.slice(0, 300);
+    const site = await asPerson(services, user.id, 'site.console', c.req.param('websiteId'), (ctx) =>
+      siteConsole(ctx, { after }),
+    );
     return c.html(
       <ConsolePageView
         user={user}
@@ -49,9 +51,16 @@ export function mountConsole(app: Hono<WebEnv>, deps: AppDeps): void {
 
   app.get(`${BASE}/pages/:pageId/delete`, async (c) => {
     const user = c.get('user')!;
-    const site = await asPerson(services, user.id, 'page.delete', c.req.param('websiteId'), siteConsole);
-    const page = site.pages.find((p) => p.id === c.req.param('pageId'));
-    if (!page) throw notFound('page');
+    const { site, page } = await asPerson(
+      services,
+      user.id,
+      'page.delete',
+      c.req.param('websiteId'),
+      async (ctx, s) => ({
+        site: s,
+        page: await consolePage(ctx, c.req.param('pageId')),
+      }),
+    );
     return c.html(
       <ConfirmDeletePage
         user={user}
