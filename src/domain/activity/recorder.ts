@@ -6,6 +6,7 @@
 //   a crash may lose the last few milliseconds of those. `flush()` is awaited on shutdown and by tests.
 // Rate-limited refusals are counted, not written one by one: one line per connection per minute window
 // carries the number refused (R-ACT-3), so a client hammering past its limit costs no rows.
+import { deleteInBatches } from '../../db/purge.js';
 import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
@@ -209,6 +210,5 @@ function oneLine(s: string): string {
 /** Deletes Activity older than the retention window; the running service calls this periodically. */
 export async function purgeActivity(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - ACTIVITY_RETENTION_DAYS * 86_400_000);
-  const rows = await db.delete(activity).where(lt(activity.createdAt, cutoff)).returning({ id: activity.id });
-  return rows.length;
+  return deleteInBatches(db, activity, lt(activity.createdAt, cutoff));
 }

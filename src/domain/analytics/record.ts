@@ -7,8 +7,9 @@
 // the figure errs low, never high. The address itself is never stored, and once the day's salt is
 // deleted the hash cannot be traced back. Everything that writes analytics_events — the site's routes
 // and the demo seed alike — goes through recordEvents.
+import { deleteInBatches } from '../../db/purge.js';
 import { createHmac } from 'node:crypto';
-import { inArray, lt } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import { isbot } from 'isbot';
 import type { Db } from '../../db/client.js';
 import { analyticsEvents } from '../../db/schema.js';
@@ -92,29 +93,15 @@ export async function recordEvents(
   );
 }
 
-const PURGE_BATCH = 5_000;
-const PURGE_MAX_BATCHES = 200;
-
 /**
  * Deletes analytics events older than `days` (ANALYTICS_RETENTION_DAYS); returns how many went. In
- * batches, so a first sweep over years of events holds no long lock and no huge result; what one sweep
- * leaves, the next takes.
+ * batches (src/db/purge.ts), so a first sweep over years of events holds no long lock and no huge
+ * result; what one sweep leaves, the next takes.
  */
 export async function purgeAnalytics(db: Db, now: Date, days: number): Promise<number> {
-  const cutoff = new Date(now.getTime() - days * 86_400_000);
-  let total = 0;
-  for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
-    const old = db
-      .select({ id: analyticsEvents.id })
-      .from(analyticsEvents)
-      .where(lt(analyticsEvents.occurredAt, cutoff))
-      .limit(PURGE_BATCH);
-    const gone = await db
-      .delete(analyticsEvents)
-      .where(inArray(analyticsEvents.id, old))
-      .returning({ id: analyticsEvents.id });
-    total += gone.length;
-    if (gone.length < PURGE_BATCH) break;
-  }
-  return total;
+  return deleteInBatches(
+    db,
+    analyticsEvents,
+    lt(analyticsEvents.occurredAt, new Date(now.getTime() - days * 86_400_000)),
+  );
 }

@@ -4,9 +4,10 @@
 // rollup has not reached yet, is read from the events themselves: a summary is right whether or not
 // the job has run. A visitor's hash is salted per UTC day (R-VIS-3), so the visitors of different
 // days are different hashes and add up exactly.
-import { type SQL, eq, sql } from 'drizzle-orm';
+import { type SQL, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { analyticsRollup } from '../../db/schema.js';
+import { analyticsDaily, analyticsRollup } from '../../db/schema.js';
+import { deleteInBatches } from '../../db/purge.js';
 import { type LockFirst, transaction } from '../../db/transactions.js';
 
 const DAY_MS = 86_400_000;
@@ -99,8 +100,5 @@ export async function rollUpAnalytics(db: Db, now: Date, maxDays = 31): Promise<
 /** Deletes rolled-up days older than the retention (with the events they came from). */
 export async function purgeAnalyticsDaily(db: Db, now: Date, days: number): Promise<number> {
   const cutoff = utcDayOf(new Date(now.getTime() - days * DAY_MS));
-  const gone = (await db.execute(
-    sql`with gone as (delete from analytics_daily where day < ${cutoff}::date returning 1) select count(*)::int as n from gone`,
-  )) as unknown as { rows: Array<{ n: number }> };
-  return Number(gone.rows[0]?.n ?? 0);
+  return deleteInBatches(db, analyticsDaily, lt(analyticsDaily.day, cutoff));
 }

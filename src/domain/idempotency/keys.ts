@@ -17,6 +17,7 @@
 //   is taken over, with the same arguments only, once its lease has run out (like credit reservations,
 //   src/domain/library/generate.ts). The one window left: the work committed and the process died
 //   before its answer was stored; the retry after the lease runs it again.
+import { deleteInBatches } from '../../db/purge.js';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, lt, sql } from 'drizzle-orm';
@@ -195,11 +196,7 @@ export async function releaseRunningClaims(db: Db): Promise<number> {
 
 /** Retention: keys past their day are forgotten. Returns how many rows were deleted. */
 export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  const gone = await db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.expiresAt, now))
-    .returning({ key: idempotencyKeys.key });
-  return gone.length;
+  return deleteInBatches(db, idempotencyKeys, lt(idempotencyKeys.expiresAt, now));
 }
 
 /**
