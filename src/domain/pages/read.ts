@@ -29,6 +29,7 @@ type PagesCursor = { p: number; id: string };
 
 function pagesCursor(raw: string): PagesCursor {
   try {
+    if (raw.length > 200) throw new Error();
     const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<PagesCursor>;
     if (typeof v.p !== 'number' || !Number.isInteger(v.p) || typeof v.id !== 'string' || v.id.length > 64)
       throw new Error();
@@ -106,10 +107,10 @@ export async function listPages(ctx: DirectSiteCtx, input: { cursor?: string; li
         label: sectionLabel({ heading: x.heading, alt: x.alt, body: x.body }),
       })),
     })),
-    nextCursor:
-      rows.length > limit && last
-        ? Buffer.from(JSON.stringify({ p: last.position, id: last.id })).toString('base64url')
-        : null,
+    // Absent on the last page.
+    ...(rows.length > limit && last
+      ? { nextCursor: Buffer.from(JSON.stringify({ p: last.position, id: last.id })).toString('base64url') }
+      : {}),
   };
 }
 

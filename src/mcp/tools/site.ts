@@ -2,13 +2,7 @@
 import { z } from 'zod';
 import { analyticsSummary } from '../../domain/analytics/summary.js';
 import { getBrand } from '../../domain/brand/read.js';
-import {
-  LIST_PAGES_DEFAULT,
-  LIST_PAGES_MAX,
-  getPage,
-  listDraftChanges,
-  listPages,
-} from '../../domain/pages/read.js';
+import { LIST_PAGES_DEFAULT, getPage, listDraftChanges, listPages } from '../../domain/pages/read.js';
 import { listSites, siteOverview } from '../../domain/sites/read.js';
 import { ParamId, UntrustedText, defineTool } from '../define-tool.js';
 import { plural } from '../../kernel/plural.js';
@@ -82,14 +76,12 @@ export const list_pages = defineTool({
   name: 'list_pages',
   cacheable: true,
   title: 'List pages',
-  description: `Lists the draft pages and blog posts in order, each with its sections (id, type, hidden, label), up to ${LIST_PAGES_DEFAULT} at a time (limit up to ${LIST_PAGES_MAX}); when nextCursor is not null, pass it as cursor for the next ones.`,
+  description: `Draft pages and posts in order with sections; ${LIST_PAGES_DEFAULT} a call, then nextCursor.`,
   ...site,
   annotations: READ,
   transaction: 'none',
-  input: z.object({
-    cursor: z.string().max(200).optional(),
-    limit: z.number().int().min(1).max(LIST_PAGES_MAX).optional(),
-  }),
+  // The cursor's length is checked before it is decoded (listPages).
+  input: z.object({ cursor: z.string().optional() }),
   output: z.object({
     pages: z.array(
       z.object({
@@ -102,7 +94,7 @@ export const list_pages = defineTool({
         ),
       }),
     ),
-    nextCursor: z.string().nullable(),
+    nextCursor: z.string().optional(),
   }),
   activity: (_i, d) => `Listed ${plural(d?.pages.length ?? 0, 'page')}`,
   run: (ctx, input) => listPages(ctx, input),
