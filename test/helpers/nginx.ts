@@ -12,6 +12,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const NGINX = '/usr/sbin/nginx';
+
+/** The process ids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid …: the command name may hold spaces, so read after its closing paren.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return out;
+}
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 export const hasNginx = spawnSync(NGINX, ['-v']).status === 0;
 
 export type NginxPorts = { a: number; b: number; https: number; http: number };
@@ -99,8 +118,14 @@ http {
     dir,
     reload(site) {
       writeFileSync(siteConf, site);
+      // `nginx -s reload` only signals the master and returns. A second signal while the master is
+      // still applying the first made it lose its listening sockets (bind: address in use): wait
+      // until the new configuration's workers run, as an operator who looks before the next step.
+      const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8').trim());
+      const before = new Set(childrenOf(master));
       const r = spawnSync(NGINX, [...args, '-g', globals, '-s', 'reload'], asUser);
       if (r.status !== 0) throw new Error(`nginx -s reload: ${r.stderr}`);
+      for (let i = 0; i < 250 && !childrenOf(master).some((pid) => !before.has(pid)); i++) pause(20);
     },
     check() {
       const r = spawnSync(NGINX, [...args, '-g', globals, '-t'], { ...asUser, encoding: 'utf8' });
