@@ -9,7 +9,7 @@ import { Refusal, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
 import { addSection, moveSection, replaceSectionContent, setSectionHidden } from '../sections/edit.js';
-import { lockPageSections, lockSection } from '../sections/store.js';
+import { lockPage, lockPageSections, lockSection } from '../sections/store.js';
 import { createPage, updatePageSeo } from './write.js';
 
 async function pathOf(ctx: SiteCtx, pageId: string): Promise<string> {
@@ -56,7 +56,8 @@ export async function moveSectionByHand(
   ctx: SiteCtx,
   input: { pageId: string; sectionId: string; from: number; direction: 'up' | 'down' },
 ) {
-  const path = await pathOf(ctx, input.pageId);
+  // The page row before its sections, the order every draft write takes (moveSection's own).
+  const path = `/${(await lockPage(ctx, input.pageId)).slug}`;
   const list = await lockPageSections(ctx, input.pageId);
   const at = list.findIndex((s) => s.id === input.sectionId);
   if (at < 0) throw notFound('section');

@@ -4,7 +4,8 @@ import { fixedSelect } from '../../db/named.js';
 import { pages, sections } from '../../db/schema.js';
 import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
 import { dbOf } from '../context.js';
-import { invalidInput, notFound } from '../../kernel/errors.js';
+import { decodeKey, encodeKey, isKeyId } from '../../kernel/cursor.js';
+import { notFound } from '../../kernel/errors.js';
 import { diffDraft } from './draft-changes.js';
 import type { Db } from '../../db/client.js';
 import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
@@ -25,22 +26,13 @@ export function sectionLabel(content: Record<string, unknown>): string {
 export const LIST_PAGES_MAX = 200;
 export const LIST_PAGES_DEFAULT = 100;
 
-type PagesCursor = { p: number; id: string };
-
-function pagesCursor(raw: string): PagesCursor {
-  try {
-    if (raw.length > 200) throw new Error();
-    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<PagesCursor>;
-    if (typeof v.p !== 'number' || !Number.isInteger(v.p) || typeof v.id !== 'string' || v.id.length > 64)
-      throw new Error();
-    return { p: v.p, id: v.id };
-  } catch {
-    throw invalidInput(
-      'That cursor is not valid.',
-      'Pass the nextCursor of the previous answer, or omit cursor.',
-    );
-  }
-}
+/** The key list_pages pages on: position, then id. */
+const pagesCursor = (raw: string) =>
+  decodeKey(
+    raw,
+    (v) => (Number.isInteger(v.p) && isKeyId(v.id) ? { p: v.p as number, id: v.id } : null),
+    'Pass the nextCursor of the previous answer, or omit cursor.',
+  );
 
 /**
  * list_pages: the draft's pages and posts in order, a page of them at a time (keyset on position and
@@ -108,9 +100,7 @@ export async function listPages(ctx: DirectSiteCtx, input: { cursor?: string; li
       })),
     })),
     // Absent on the last page.
-    ...(rows.length > limit && last
-      ? { nextCursor: Buffer.from(JSON.stringify({ p: last.position, id: last.id })).toString('base64url') }
-      : {}),
+    ...(rows.length > limit && last ? { nextCursor: encodeKey({ p: last.position, id: last.id }) } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 // What the owner's console shows of one website: its state (live or draft only, draft ahead of live)
 // and the draft's pages and posts in order, a hundred at a time, each with its section count. Read-only.
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { invalidInput, notFound } from '../../kernel/errors.js';
+import { decodeKey, encodeKey, isKeyId } from '../../kernel/cursor.js';
+import { notFound } from '../../kernel/errors.js';
 import { pages, sections, websites } from '../../db/schema.js';
 import type { SiteCtx } from '../context.js';
 import { timeZoneOf } from '../crm/booking-request.js';
@@ -77,9 +78,7 @@ export async function siteConsole(ctx: SiteCtx, input: { after?: string } = {}):
     visitorAgents: site!.visitorAgents,
     pages: shown.map(({ position: _p, ...r }) => ({ ...r, sections: sectionsOf.get(r.id) ?? 0 })),
     morePages:
-      rows.length > CONSOLE_PAGES && last
-        ? Buffer.from(JSON.stringify({ k: last.kind, p: last.position, id: last.id })).toString('base64url')
-        : null,
+      rows.length > CONSOLE_PAGES && last ? encodeKey({ k: last.kind, p: last.position, id: last.id }) : null,
     pagesFrom: input.after ?? null,
   };
 }
@@ -104,15 +103,13 @@ export async function consolePage(ctx: SiteCtx, pageId: string): Promise<Console
   return { ...row, sections: (await sectionCounts(ctx, [row.id])).get(row.id) ?? 0 };
 }
 
-type ConsoleCursor = { k: string; p: number; id: string };
-
-function consoleCursor(raw: string): ConsoleCursor {
-  try {
-    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<ConsoleCursor>;
-    if (typeof v.k !== 'string' || typeof v.p !== 'number' || typeof v.id !== 'string' || v.id.length > 64)
-      throw new Error();
-    return { k: v.k, p: v.p, id: v.id };
-  } catch {
-    throw invalidInput('That list position is not valid.', 'Open the site console again from your websites.');
-  }
-}
+/** The key the console's page list pages on: kind, position, then id. */
+const consoleCursor = (raw: string) =>
+  decodeKey(
+    raw,
+    (v) =>
+      typeof v.k === 'string' && v.k.length <= 10 && Number.isInteger(v.p) && isKeyId(v.id)
+        ? { k: v.k, p: v.p as number, id: v.id }
+        : null,
+    'Open the site console again from your websites.',
+  );
