@@ -1,9 +1,6 @@
 // API tokens at the endpoint edge: 401 with RFC 9728 metadata for no, wrong or revoked tokens;
 // only the hash and a display prefix are ever stored (R-AUTH-2).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection, revokeConnection } from '../../src/auth/connections.js';
@@ -12,6 +9,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { connections } from '../../src/db/schema.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
+import { newDataDir, withMigratedDatabase } from '../reliability/harness.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -110,7 +108,8 @@ describe('token storage', () => {
   });
 
   it('the plaintext appears nowhere in the database or the data directory after creation', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'sitegate-tokens-'));
+    // A data folder as a first start leaves it (the run's migrated copy), then the secrets written.
+    const dir = withMigratedDatabase(newDataDir('tokens'));
     const database = await openDatabase({ dataDir: dir });
     const d = await seedDemo(database.db, { tag: 'plain' });
     const created = await createConnection(database.db, {
@@ -145,7 +144,6 @@ describe('token storage', () => {
     };
     expect(grep(token.slice(8))).toBe(false);
     expect(grep(sha256Hex(token))).toBe(true); // the check can find what is there
-    // A fresh data directory: initdb runs in a child process first, slow under load.
   }, 90_000);
 
   it('only the website owner can create a connection', async () => {
