@@ -215,10 +215,11 @@ export async function bench(): Promise<void> {
     const decided = await call(large, 'prepare_publish', {});
     const pc = new pg.Client({ connectionString: url });
     await pc.connect();
-    // Column by column: the subject (the whole draft) is copied as stored, never rebuilt as JSON per row.
+    // Column by column: the subject and the reviewed draft (the whole site) are copied as stored, never
+    // rebuilt as JSON per row.
     await pc.query(
-      `insert into pending_actions (id, kind, website_id, connection_id, creator_id, subject, pinned_revision, summary, status, created_at, expires_at)
-       select 'plan_g' || g, kind, website_id, connection_id, creator_id, subject, pinned_revision, summary, 'declined', created_at, now() + interval '7 days'
+      `insert into pending_actions (id, kind, website_id, connection_id, creator_id, subject, reviewed_draft, pinned_revision, summary, status, created_at, expires_at)
+       select 'plan_g' || g, kind, website_id, connection_id, creator_id, subject, reviewed_draft, pinned_revision, summary, 'declined', created_at, now() + interval '7 days'
        from pending_actions, generate_series(1, ${SHAPE.plans}) g where id = $1`,
       [decided!.planId],
     );

@@ -12,7 +12,7 @@ import { Refusal, notFound } from '../kernel/errors.js';
 import { authorizePerson } from '../gate/person.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';
-import { type PlanRow, isExpired } from './store.js';
+import { PLAN_ROW, type PlanRow, isExpired } from './store.js';
 import { type LockFirst, READS, transaction, workspaceOf } from '../db/transactions.js';
 
 export type ApprovalListItem = {
@@ -114,7 +114,7 @@ async function loadForUser(
   lock: boolean,
   readOnly = false,
 ) {
-  const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
+  const q = tx.select(PLAN_ROW).from(pendingActions).where(eq(pendingActions.id, planId));
   const [plan] = lock ? await q.for('update') : await q;
   if (!plan) throw notFound('plan');
   // The gate decides for the person (live role; a deleted site is gone) and words its refusal: a
@@ -197,7 +197,11 @@ export async function reviewedDraft(
   return transaction(services.db, READS, async (tx) => {
     const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
     if (l.plan.kind !== 'publish') return null;
-    const draft = (l.plan.subject as { draft?: SnapshotPage[] }).draft;
+    const [row] = await tx
+      .select({ draft: pendingActions.reviewedDraft })
+      .from(pendingActions)
+      .where(eq(pendingActions.id, planId));
+    const draft = row?.draft as SnapshotPage[] | null | undefined;
     return draft ? { websiteId: l.site.website.id, pages: draft } : null;
   });
 }

@@ -199,13 +199,14 @@ describe('approved → redeemed: confirm_pending_action', () => {
   it('refuses when the reviewed revision changed (plan_revision_changed) and performs nothing', async () => {
     const f = await fixture(s);
     const planId = await prepareAndApprove(s, f, 'prepare_publish');
-    // An edit after review: the owner approved a different draft than the one that would go live.
-    const { sections } = await import('../../src/db/schema.js');
-    await db()
-      .update(sections)
-      .set({ content: { heading: 'Edited after review', body: 'x' }, rev: 3 })
-      .where(eq(sections.id, f.demo.sections.intro));
-    await db().update(websites).set({ draftRev: 3 }).where(eq(websites.id, f.demo.websites.main));
+    // An edit after review, by the assistant's own tool: the owner approved a different draft than the
+    // one that would go live.
+    const edit = await s.call(f.demo.tokens.all, 'update_section_text', {
+      pageId: f.demo.pages.home,
+      sectionId: f.demo.sections.intro,
+      text: { heading: 'Edited after review' },
+    });
+    expect(edit.ok).toBe(true);
     const r = await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId });
     expect(r.error?.code).toBe('plan_revision_changed');
     expect(await liveIntroHeading(f)).toBe('Welcome');

@@ -21,8 +21,6 @@ const PublishSubject = z.object({
   changes: z.array(z.object({ page: z.string(), change: z.string(), description: z.string() })),
   /** The change itself, field by field, computed at prepare time (absent in plans made before). */
   review: PublishReview.optional(),
-  /** The reviewed draft itself: the approval page's preview renders exactly this, not the live draft. */
-  draft: z.array(z.custom<SnapshotPage>((v) => typeof v === 'object' && v !== null)).optional(),
 });
 export type PublishSubject = z.infer<typeof PublishSubject>;
 
@@ -35,14 +33,25 @@ export async function lockedSite(ctx: SiteCtx) {
 
 export type Site = Awaited<ReturnType<typeof lockedSite>>;
 
-/** The draft revision: the draft counter and a fingerprint of every page and section of the draft. */
-function draftRevisionOf(site: Site, draft: unknown): string {
-  return `draft:${site.draftRev}:${sha256OfCanonicalJson(draft)}`;
+/**
+ * The draft revision a publish is pinned to: the website's draft counter, which every change to its
+ * draft pages or sections moves on in the change's own statement or transaction (draftBump,
+ * src/domain/sites/draft-revision.ts), so it names one content of the draft exactly (R-DATA-3) without
+ * reading the draft. test/plans/draft-revision.test.ts makes every draft write show that it moves it.
+ */
+function draftRevisionOf(draftRev: number): string {
+  return `draft:${draftRev}`;
 }
 
+/** The draft counter, its row locked: the pin is read and kept still until the transaction ends. */
 async function draftRevision(ctx: SiteCtx): Promise<string> {
-  const site = await lockedSite(ctx);
-  return draftRevisionOf(site, await loadDraft(ctx.tx, site.id));
+  const [site] = await ctx.tx
+    .select({ draftRev: websites.draftRev })
+    .from(websites)
+    .where(eq(websites.id, ctx.website.id))
+    .for('update');
+  if (!site) throw new Error('website vanished');
+  return draftRevisionOf(site.draftRev);
 }
 
 /** The published snapshot revision (what unpublish takes offline). */
@@ -67,7 +76,8 @@ export const publishKind = defineKind<PublishSubject>({
     ],
     list: { heading: 'Changes that will go live', items: s.changes.map((c) => c.description), empty: 'None' },
     ...(s.review ? { publish: s.review } : {}),
-    preview: Boolean(s.draft),
+    // The reviewed draft is the plan's own (pending_actions.reviewed_draft), shown by the preview.
+    preview: true,
   }),
   async execute(ctx) {
     const snapshot = await publishDraft(ctx.tx, ctx.website.id, ctx.now);
@@ -80,9 +90,13 @@ export const publishKind = defineKind<PublishSubject>({
  * The approval rail (prepare_publish) and the owner's console (src/plans/owner-publish.ts) both use it,
  * so both show the same review of the same revision.
  */
-export async function publishSubjectNow(
-  ctx: SiteCtx,
-): Promise<{ site: Site; subject: PublishSubject; pinnedRevision: string; nothingToPublish: boolean }> {
+export async function publishSubjectNow(ctx: SiteCtx): Promise<{
+  site: Site;
+  subject: PublishSubject;
+  draft: SnapshotPage[];
+  pinnedRevision: string;
+  nothingToPublish: boolean;
+}> {
   // One locked read of the row and one of the draft serve the pin, the changes and the review.
   const site = await lockedSite(ctx);
   const draft = await loadDraft(ctx.tx, site.id);
@@ -91,18 +105,18 @@ export async function publishSubjectNow(
     siteName: site.name,
     changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
     review: reviewPublish(draft, site.published),
-    draft,
   };
   return {
     site,
     subject,
-    pinnedRevision: draftRevisionOf(site, draft),
+    draft,
+    pinnedRevision: draftRevisionOf(site.draftRev),
     nothingToPublish: site.publishedRev !== null && changes.length === 0,
   };
 }
 
 export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
-  const { site, subject, pinnedRevision, nothingToPublish } = await publishSubjectNow(ctx);
+  const { site, subject, draft, pinnedRevision, nothingToPublish } = await publishSubjectNow(ctx);
   if (nothingToPublish) {
     throw new Refusal(
       'conflict',
@@ -112,6 +126,7 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   }
   return createPlan(ctx, 'publish', {
     subject,
+    reviewedDraft: draft,
     pinnedRevision,
     summary: `Publish the draft of ${site.name} (${plural(subject.changes.length, 'change')}) to the live site.`,
   });
