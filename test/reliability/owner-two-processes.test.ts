@@ -79,6 +79,28 @@ it.runIf(url)(
     expect(stale.status).toBe(409);
     const after = await heroOf();
     expect([after.content.heading, after.rev]).toEqual(['The agent again', before.rev]);
+
+    // The owner publishes on A: B's live page, served from B's own parsed copy of the live site,
+    // shows each publish at its next request (the copy is named by the snapshot, read from the row).
+    const publish = async () => {
+      const review = await owner.get(`/dashboard/sites/${websiteId}/publish`);
+      const revision = /name="revision" value="([^"]+)"/.exec(review.html)![1]!;
+      const done = await owner.post(`/dashboard/sites/${websiteId}/publish`, { revision });
+      expect(done.status).toBe(303);
+    };
+    const liveOnB = async () => (await fetch(`${b.base}/sites/${websiteId}/`)).text();
+    await publish();
+    expect(await liveOnB()).toContain('The agent again');
+    await agent('update_section_text', {
+      pageId: home.pageId,
+      sectionId: hero.sectionId,
+      text: { heading: 'Second publish' },
+    });
+    expect(await liveOnB()).toContain('The agent again');
+    await publish();
+    const second = await liveOnB();
+    expect(second).toContain('Second publish');
+    expect(second).not.toContain('The agent again');
   },
   120_000,
 );

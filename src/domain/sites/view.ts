@@ -2,6 +2,7 @@
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';
 import { assets, brands, pages as pageRows, websites } from '../../db/schema.js';
@@ -36,8 +37,8 @@ export async function loadSiteView(
     .select({
       id: websites.id,
       name: websites.name,
-      // The snapshot holds the whole live site: read only when it is the one asked for.
-      published: which === 'published' ? websites.published : sql<null>`null`,
+      publishedRev: websites.publishedRev,
+      publishedAt: websites.publishedAt,
       searchVisible: websites.searchVisible,
       visitorAgents: websites.visitorAgents,
       config: websites.config,
@@ -51,9 +52,10 @@ export async function loadSiteView(
   if (!row) return null;
   let pages: SnapshotPage[];
   if (which === 'published') {
-    const snap = row.published as PublishedSnapshot | null;
-    if (!snap) return null;
-    pages = await withDates(db, websiteId, snap.pages);
+    if (row.publishedRev === null) return null;
+    const live = await publishedPages(db, websiteId, row.publishedRev, row.publishedAt);
+    if (!live) return null;
+    pages = live;
   } else {
     pages = await loadDraft(db, websiteId, sectionsOf);
   }
@@ -66,6 +68,51 @@ export async function loadSiteView(
     timeZone: timeZoneOf(row.config),
     visitorAgents: row.visitorAgents,
   };
+}
+
+/**
+ * The parsed pages of each published snapshot a process has served lately, by website and snapshot:
+ * a page view, a visitor's assistant's search and the business card read the live site's row (its
+ * revision) and not its whole snapshot, which is read and parsed once per publish in each process. A
+ * snapshot is named by its revision and the time it went live, which every publish sets and nothing
+ * else writes, so a process never serves another's older snapshot as current. Bounded by the size of
+ * the snapshots' JSON; the pages are frozen, as they are shared by every request.
+ */
+const PUBLISHED_CACHE_BYTES = 32 * 1024 * 1024;
+const published = new LRUCache<string, { pages: SnapshotPage[]; bytes: number }>({
+  maxSize: PUBLISHED_CACHE_BYTES,
+  sizeCalculation: (v) => Math.max(1, v.bytes),
+});
+
+async function publishedPages(
+  db: Db,
+  websiteId: string,
+  rev: number,
+  at: Date | null,
+): Promise<SnapshotPage[] | null> {
+  const key = `${websiteId}:${rev}:${at?.getTime() ?? 0}`;
+  const hit = published.get(key);
+  if (hit) return hit.pages;
+  const [row] = await db
+    .select({
+      snapshot: websites.published,
+      bytes: sql<number>`octet_length(${websites.published}::text)`.mapWith(Number),
+    })
+    .from(websites)
+    .where(eq(websites.id, websiteId));
+  const snap = row?.snapshot as PublishedSnapshot | null | undefined;
+  if (!snap || snap.rev !== rev) return snap ? await withDates(db, websiteId, snap.pages) : null;
+  const pages = deepFreeze(await withDates(db, websiteId, snap.pages));
+  published.set(key, { pages, bytes: row!.bytes });
+  return pages;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Snapshots published before pages carried their date: the dates from the pages that still exist. */

@@ -3,7 +3,7 @@
 // here it is only laid out, and site-relative links and library images become absolute addresses.
 import { ASSET_ID } from '../sections/types.js';
 import type { SnapshotPage } from '../sites/draft.js';
-import { type SiteView, pageAt, sitePathOf } from '../sites/view.js';
+import { type SiteView, pageAt } from '../sites/view.js';
 import type { PublicService } from './site.js';
 
 /** Where the live site is: its root (`https://example.com` or `<base>/sites/<id>`) and the service's origin. */
@@ -118,6 +118,24 @@ export function livePage(view: SiteView, path: string): SnapshotPage | null {
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
+type Searchable = { text: string; lower: string; found: string[] };
+const searchText = (text: string): Searchable => ({ text, lower: text.toLowerCase(), found: words(text) });
+
+/**
+ * A page's text and words as search reads them, kept with the page object: the live site's pages are
+ * one shared copy per published snapshot (src/domain/sites/view.ts), so a search renders each page once
+ * per snapshot and address, not once per call.
+ */
+const searched = new WeakMap<SnapshotPage, { at: string; doc: Searchable }>();
+function searchable(page: SnapshotPage, at: SiteAddress): Searchable {
+  const key = `${at.siteUrl}\n${at.assetOrigin}`;
+  const known = searched.get(page);
+  if (known?.at === key) return known.doc;
+  const doc = searchText(pageMarkdown(page, at));
+  searched.set(page, { at: key, doc });
+  return doc;
+}
+
 /**
  * The live pages, and the pages of bookable public services, that contain every word of the query
  * (case-insensitive), best first by how often they occur, each with a snippet around the first hit.
@@ -132,25 +150,26 @@ export function searchPages(
 ) {
   const terms = [...new Set(words(query))].slice(0, 12);
   if (!terms.length) return [];
+  const home = pageAt(view, '');
   const docs = [
     ...view.pages.map((page) => ({
-      path: sitePathOf(view, page),
+      path: page === home ? '/' : `/${page.slug}`,
       title: page.title,
-      text: pageMarkdown(page, at),
+      ...searchable(page, at),
     })),
     ...services
       .filter((s) => s.bookable)
       .map((s) => ({
         path: `/book/${s.serviceId}`,
         title: s.name,
-        text: [`# ${s.name}`, s.description, `${s.durationMinutes} minutes`, s.price ?? ''].join('\n\n'),
+        ...searchText(
+          [`# ${s.name}`, s.description, `${s.durationMinutes} minutes`, s.price ?? ''].join('\n\n'),
+        ),
       })),
   ];
   const hits: Array<{ path: string; title: string; snippet: string; score: number }> = [];
   for (const doc of docs) {
-    const text = doc.text;
-    const lower = text.toLowerCase();
-    const found = words(text);
+    const { text, lower, found } = doc;
     const score = terms.reduce((n, term) => n + found.filter((w) => w.startsWith(term)).length, 0);
     if (!terms.every((term) => found.some((w) => w.startsWith(term)))) continue;
     const first = Math.max(0, lower.indexOf(terms[0]!));

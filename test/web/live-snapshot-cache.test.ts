@@ -1,0 +1,78 @@
+// The live site is served from a parsed copy of its published snapshot kept per process
+// (src/domain/sites/view.ts), named by the snapshot's revision and the time it went live: each publish,
+// unpublish and republish shows at the next request, here and in a second Sitegate on the same database
+// (what another process sees), and the shared copy cannot be changed by a request that reads it.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { websites } from '../../src/db/schema.js';
+import { loadSiteView } from '../../src/domain/sites/view.js';
+import { publishDraft, unpublishSite } from '../../src/domain/sites/publish.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+
+let a: TestServer;
+let b: TestServer;
+beforeAll(async () => {
+  a = await startTestServer({ seed: false });
+  b = await startTestServer({ seed: false, database: a.sg.database });
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+const db = () => a.sg.deps.services.db;
+const live = async (s: TestServer, websiteId: string) => {
+  const r = await fetch(`${s.url}/sites/${websiteId}/`);
+  return { status: r.status, html: await r.text() };
+};
+
+it('each publish, unpublish and republish shows at the next request on both servers', async () => {
+  const d = await a.seed();
+  const site = d.websites.main;
+  const hero = { pageId: d.pages.home, sectionId: d.sections.hero };
+  const heading = async (text: string) => {
+    const r = await a.call(d.tokens.all, 'update_section_text', { ...hero, text: { heading: text } });
+    expect(r.ok).toBe(true);
+  };
+  const publish = () => db().transaction((tx) => publishDraft(tx, site, new Date()));
+
+  await heading('First loaves');
+  await publish();
+  for (const s of [a, b]) expect((await live(s, site)).html).toContain('First loaves');
+
+  await heading('Second loaves');
+  for (const s of [a, b]) expect((await live(s, site)).html).toContain('First loaves'); // not live yet
+  await publish();
+  for (const s of [b, a]) {
+    const page = await live(s, site);
+    expect(page.html).toContain('Second loaves');
+    expect(page.html).not.toContain('First loaves');
+  }
+
+  await db().transaction((tx) => unpublishSite(tx, site, new Date()));
+  for (const s of [a, b]) expect((await live(s, site)).status).toBe(404);
+  // Live again at the same draft revision: a snapshot of its own, served again.
+  await publish();
+  for (const s of [a, b]) expect((await live(s, site)).html).toContain('Second loaves');
+  const [row] = await db()
+    .select({ rev: websites.publishedRev, draft: websites.draftRev })
+    .from(websites)
+    .where(eq(websites.id, site));
+  expect(row!.rev).toBe(row!.draft);
+});
+
+it('the shared pages cannot be changed by a request that reads them', async () => {
+  const d = await a.seed();
+  await db().transaction((tx) => publishDraft(tx, d.websites.main, new Date()));
+  const view = await loadSiteView(db(), d.websites.main, 'published');
+  const home = view!.pages[0]!;
+  expect(() => {
+    (home as { title: string }).title = 'Changed by a reader';
+  }).toThrow(TypeError);
+  expect(() => {
+    (home.sections as unknown[]).push({});
+  }).toThrow(TypeError);
+  const again = await loadSiteView(db(), d.websites.main, 'published');
+  expect(again!.pages[0]!.title).toBe(home.title);
+  expect(again!.pages[0]!.title).not.toBe('Changed by a reader');
+});
