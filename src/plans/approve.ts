@@ -7,12 +7,13 @@ import { connections, pendingActions, websites } from '../db/schema.js';
 import { ownedWebsiteIds } from '../gate/owners.js';
 import { type Services, type SiteCtx, noProgress } from '../domain/context.js';
 import { timeZoneOf } from '../domain/crm/booking-request.js';
-import type { SnapshotPage } from '../domain/sites/draft.js';
+import { type SiteView, loadSiteView } from '../domain/sites/view.js';
+import { pinnedDraftRev } from './kinds/publish.js';
 import { Refusal, notFound } from '../kernel/errors.js';
 import { authorizePerson } from '../gate/person.js';
 import { kindOf } from './kinds/index.js';
 import type { PlanReview } from './kinds/types.js';
-import { PLAN_ROW, type PlanRow, isExpired } from './store.js';
+import { type PlanRow, isExpired } from './store.js';
 import { type LockFirst, READS, transaction, workspaceOf } from '../db/transactions.js';
 
 export type ApprovalListItem = {
@@ -114,7 +115,7 @@ async function loadForUser(
   lock: boolean,
   readOnly = false,
 ) {
-  const q = tx.select(PLAN_ROW).from(pendingActions).where(eq(pendingActions.id, planId));
+  const q = tx.select().from(pendingActions).where(eq(pendingActions.id, planId));
   const [plan] = lock ? await q.for('update') : await q;
   if (!plan) throw notFound('plan');
   // The gate decides for the person (live role; a deleted site is gone) and words its refusal: a
@@ -168,7 +169,10 @@ async function evaluate(l: Loaded, userId: string) {
     cannotApprove =
       'What this plan describes has changed since it was prepared. Ask the assistant to prepare it again.';
   }
-  return { review: kind.review(subject, { siteName: l.website.name }), revisionChanged, cannotApprove };
+  const review = kind.review(subject, { siteName: l.website.name });
+  // A moved draft no longer shows what the plan describes: no preview then (reviewedView).
+  if (revisionChanged) review.preview = false;
+  return { review, revisionChanged, cannotApprove };
 }
 
 export async function viewPlan(services: Services, userId: string, planId: string): Promise<PlanView> {
@@ -186,24 +190,44 @@ export async function viewPlan(services: Services, userId: string, planId: strin
 }
 
 /**
- * The draft exactly as reviewed in a publish plan (not the live draft, which may have moved on), for
- * the approval page's preview. Same access as the plan page: the anchor site's owners only.
+ * The site exactly as reviewed in a publish plan, for the approval page's preview; null for a plan of
+ * another kind. The plan is pinned to a draft counter (src/plans/kinds/publish.ts): while the draft is
+ * still at it, the draft is what was reviewed; once that revision is the live one, the live site is.
+ * The counter is read again after the view, and every change to the draft moves it in the change's own
+ * transaction, so a view read while it stood still is of that revision. Any other time the reviewed
+ * draft is gone and the preview says so. Same access as the plan page: the anchor site's owners only.
  */
-export async function reviewedDraft(
+export async function reviewedView(
   services: Services,
   userId: string,
   planId: string,
-): Promise<{ websiteId: string; pages: SnapshotPage[] } | null> {
+): Promise<SiteView | null> {
   return transaction(services.db, READS, async (tx) => {
     const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
     if (l.plan.kind !== 'publish') return null;
-    const [row] = await tx
-      .select({ draft: pendingActions.reviewedDraft })
-      .from(pendingActions)
-      .where(eq(pendingActions.id, planId));
-    const draft = row?.draft as SnapshotPage[] | null | undefined;
-    return draft ? { websiteId: l.site.website.id, pages: draft } : null;
+    const websiteId = l.site.website.id;
+    const rev = pinnedDraftRev(l.plan.pinnedRevision);
+    const side = rev === null ? null : await sideAt(tx, websiteId, rev);
+    const view = side && (await loadSiteView(tx, websiteId, side));
+    if (view && (await sideAt(tx, websiteId, rev!)) === side) return view;
+    throw new Refusal(
+      'plan_revision_changed',
+      l.plan.status === 'pending' || l.plan.status === 'approved'
+        ? 'The draft has changed since this plan was prepared, so the preview can no longer show what it describes. Ask the assistant to prepare it again.'
+        : 'The site has changed since this plan was settled, so the draft it described can no longer be shown. The live site shows what is published now.',
+    );
   });
+}
+
+/** Where the draft revision `rev` can still be seen: the draft, the live site, or nowhere. */
+async function sideAt(tx: Db, websiteId: string, rev: number): Promise<'draft' | 'published' | null> {
+  const [row] = await tx
+    .select({ draftRev: websites.draftRev, publishedRev: websites.publishedRev })
+    .from(websites)
+    .where(eq(websites.id, websiteId));
+  if (row?.draftRev === rev) return 'draft';
+  if (row?.publishedRev === rev) return 'published';
+  return null;
 }
 
 /** What approving or declining a plan locks first: its website's workspace (src/db/transactions.ts). */

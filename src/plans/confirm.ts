@@ -12,7 +12,7 @@ import type { SiteCtx, WorkspaceCtx } from '../domain/context.js';
 import { Refusal, notFound } from '../kernel/errors.js';
 import { authorize } from '../gate/authorize.js';
 import { kindOf } from './kinds/index.js';
-import { PLAN_ROW, type PlanRow, isExpired } from './store.js';
+import { type PlanRow, isExpired } from './store.js';
 
 export type Redeemed = {
   planId: string;
@@ -47,7 +47,7 @@ function refuseByState(plan: PlanRow, now: Date): void {
 
 async function loadForCaller(ctx: WorkspaceCtx, caller: Caller, planId: string): Promise<PlanRow> {
   const [plan] = await ctx.tx
-    .select(PLAN_ROW)
+    .select()
     .from(pendingActions)
     .where(eq(pendingActions.id, planId))
     .for('update');

@@ -1,7 +1,7 @@
 // Storage of reviewed plans (R-PLAN-1, R-LIM-3): created for the caller (connection + creator), anchored to
 // a website, pinning the reviewed revision, living 5 minutes on the server's clock, single use.
 // Expired plans are refused from the moment they expire and deleted by a background job later.
-import { getTableColumns, lt } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { newId } from '../kernel/ids.js';
 import { pendingActions } from '../db/schema.js';
@@ -18,13 +18,7 @@ export const PLAN_TTL_MS = 5 * 60_000;
  */
 export const PLAN_GC_GRACE_MS = 7 * 86_400_000;
 
-/**
- * A plan as it is reviewed, confirmed and listed: every column but the reviewed draft, which only the
- * approval page's preview reads (a whole site for a publish plan).
- */
-const { reviewedDraft: _reviewedDraft, ...PLAN_ROW_COLUMNS } = getTableColumns(pendingActions);
-export const PLAN_ROW = PLAN_ROW_COLUMNS;
-export type PlanRow = Omit<typeof pendingActions.$inferSelect, 'reviewedDraft'>;
+export type PlanRow = typeof pendingActions.$inferSelect;
 
 /** What every prepare_* tool returns (R-PLAN-1). */
 export type PlanTicket = {
@@ -36,13 +30,7 @@ export type PlanTicket = {
   approveUrl: string;
 };
 
-export type PlanDraft = {
-  subject: Record<string, unknown>;
-  pinnedRevision: string;
-  summary: string;
-  /** A publish plan's draft as reviewed (pending_actions.reviewed_draft), for its preview. */
-  reviewedDraft?: unknown[];
-};
+export type PlanDraft = { subject: Record<string, unknown>; pinnedRevision: string; summary: string };
 
 export function approveUrl(baseUrl: string, planId: string): string {
   return `${baseUrl}/approvals/${planId}`;
@@ -62,7 +50,6 @@ export async function createPlan(ctx: SiteCtx, kind: string, draft: PlanDraft): 
     connectionId: ctx.actor.connectionId,
     creatorId: ctx.actor.userId,
     subject: draft.subject,
-    reviewedDraft: draft.reviewedDraft ?? null,
     pinnedRevision: draft.pinnedRevision,
     summary: draft.summary,
     status: 'pending',

@@ -146,7 +146,7 @@ describe('publish', () => {
     await page.context().close();
   });
 
-  it('the preview link shows exactly the reviewed revision, even after the draft moved on', async () => {
+  it('the preview link shows exactly the reviewed revision, and says so once the draft moved on', async () => {
     const demo = await suite.s.seed();
     const heading = (h: string) =>
       suite.s.call(demo.tokens.all, 'update_section_text', {
@@ -156,17 +156,26 @@ describe('publish', () => {
       });
     await heading('Reviewed heading');
     const planId = await prepare(demo, 'prepare_publish');
-    await heading('A later heading nobody reviewed');
     const page = await ownerAt(demo, `/approvals/${planId}`);
-    // The draft moved on: the plan can no longer be approved, and the page says so.
-    expect(await page.locator('#approve').count()).toBe(0);
     await Promise.all([page.waitForURL(/\/preview\/$/), page.click('#preview-link')]);
     await expect(page.locator('h1').first().textContent()).resolves.toBe('Reviewed heading');
-    expect(await page.content()).not.toContain('A later heading');
     await expect(page.locator('.draft-bar').textContent()).resolves.toContain('exactly as you are reviewing');
     // Other pages of the reviewed draft are there too.
     await page.goto(`${suite.s.url}/approvals/${planId}/preview/about`);
     expect(await page.locator('main').count()).toBe(1);
+
+    await heading('A later heading nobody reviewed');
+    // The draft moved on: the plan can no longer be approved, the page says so and offers no preview,
+    // and the preview's address shows nothing of a draft nobody reviewed.
+    await page.goto(`${suite.s.url}/approvals/${planId}`);
+    expect(await page.locator('#approve').count()).toBe(0);
+    expect(await page.locator('#preview-link').count()).toBe(0);
+    const res = await page.goto(`${suite.s.url}/approvals/${planId}/preview/`);
+    expect(res!.status()).toBe(409);
+    const text = await page.content();
+    expect(text).toContain('The draft has changed since this plan was prepared');
+    expect(text).not.toContain('A later heading');
+    expect(text).not.toContain('Reviewed heading');
     // The live draft preview, by contrast, has moved on.
     await page.goto(`${suite.s.url}/editor/${demo.websites.main}/`);
     await expect(page.locator('h1').first().textContent()).resolves.toBe('A later heading nobody reviewed');

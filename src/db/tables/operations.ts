@@ -17,11 +17,6 @@ export const pendingActions = pgTable(
     connectionId: text('connection_id').notNull(),
     creatorId: text('creator_id').notNull(),
     subject: jsonb('subject').$type<Record<string, unknown>>().notNull(),
-    /**
-     * A publish plan's draft exactly as reviewed, for the approval page's preview only: kept apart from
-     * the subject so that reading a plan (its review, its lists) never reads a whole site.
-     */
-    reviewedDraft: jsonb('reviewed_draft').$type<unknown[]>(),
     pinnedRevision: text('pinned_revision').notNull(),
     summary: text('summary').notNull(),
     status: text('status').notNull().default('pending'), // pending | approved | declined | redeemed

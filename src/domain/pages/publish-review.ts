@@ -127,7 +127,30 @@ export function reviewPublish(
   draft: SnapshotPage[],
   published: { pages: SnapshotPage[] } | null,
 ): PublishReview {
-  const changes = diffDraft(draft, published);
+  return reviewChanged(draft, published, {
+    placeholders: findPlaceholders(draft),
+    emptyPages: draft.filter((p) => !p.sections.some((s) => !s.hidden)),
+  });
+}
+
+/** What the whole draft says beyond its changes: its placeholders and its pages with nothing visible. */
+export type DraftWarnings = {
+  placeholders: readonly Placeholder[];
+  emptyPages: ReadonlyArray<{ title: string; slug: string; kind: string }>;
+};
+
+/**
+ * The review from the pages that differ alone: `draft` and `published` hold, each in its own order,
+ * those of the changed pages that exist on that side (the rest are equal on both sides and add nothing
+ * to a review), and `warnings` what the whole draft says (src/domain/pages/review-now.ts reads these
+ * without loading every page).
+ */
+export function reviewChanged(
+  draft: readonly SnapshotPage[],
+  published: { pages: readonly SnapshotPage[] } | null,
+  warnings: DraftWarnings,
+): PublishReview {
+  const changes = diffDraft(draft as SnapshotPage[], published as { pages: SnapshotPage[] } | null);
   const livePages = new Map((published?.pages ?? []).map((p) => [p.id, p]));
   const draftPages = new Map(draft.map((p) => [p.id, p]));
   const review: PublishReview = {
@@ -135,10 +158,8 @@ export function reviewPublish(
     removedPages: [],
     pageFields: [],
     sections: [],
-    placeholders: findPlaceholders(draft).map(({ pageId: _p, ...rest }: Placeholder) => rest),
-    emptyPages: draft
-      .filter((p) => !p.sections.some((s) => !s.hidden))
-      .map((p) => ({ title: p.title, slug: p.slug, kind: p.kind })),
+    placeholders: warnings.placeholders.map(({ pageId: _p, ...rest }: Placeholder) => rest),
+    emptyPages: warnings.emptyPages.map((p) => ({ title: p.title, slug: p.slug, kind: p.kind })),
   };
 
   const bySection = new Map<string, DraftChange[]>();

@@ -84,7 +84,7 @@ const published = new LRUCache<string, { pages: SnapshotPage[]; bytes: number }>
   sizeCalculation: (v) => Math.max(1, v.bytes),
 });
 
-async function publishedPages(
+export async function publishedPages(
   db: Db,
   websiteId: string,
   rev: number,

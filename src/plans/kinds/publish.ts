@@ -5,9 +5,8 @@ import { z } from 'zod';
 import { websites } from '../../db/schema.js';
 import type { SiteCtx } from '../../domain/context.js';
 import { Refusal } from '../../kernel/errors.js';
-import { diffDraft } from '../../domain/pages/draft-changes.js';
-import { PublishReview, reviewPublish } from '../../domain/pages/publish-review.js';
-import { type SnapshotPage, loadDraft } from '../../domain/sites/draft.js';
+import { PublishReview } from '../../domain/pages/publish-review.js';
+import { publishReviewNow } from '../../domain/pages/review-now.js';
 import { publishDraft, unpublishSite } from '../../domain/sites/publish.js';
 import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
@@ -39,19 +38,38 @@ export type Site = Awaited<ReturnType<typeof lockedSite>>;
  * src/domain/sites/draft-revision.ts), so it names one content of the draft exactly (R-DATA-3) without
  * reading the draft. test/plans/draft-revision.test.ts makes every draft write show that it moves it.
  */
-function draftRevisionOf(draftRev: number): string {
-  return `draft:${draftRev}`;
+function draftRevisionOf(rev: number): string {
+  return `draft:${rev}`;
 }
 
-/** The draft counter, its row locked: the pin is read and kept still until the transaction ends. */
-async function draftRevision(ctx: SiteCtx): Promise<string> {
+/** The draft counter of a pin made by draftRevisionOf; null for any other (older plans' included). */
+export function pinnedDraftRev(pinned: string): number | null {
+  const m = /^draft:(\d+)$/.exec(pinned);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The website's row without its snapshot, locked: the pin and the live revision are read and kept
+ * still until the transaction ends.
+ */
+async function lockedHead(ctx: SiteCtx) {
   const [site] = await ctx.tx
-    .select({ draftRev: websites.draftRev })
+    .select({
+      id: websites.id,
+      name: websites.name,
+      draftRev: websites.draftRev,
+      publishedRev: websites.publishedRev,
+      publishedAt: websites.publishedAt,
+    })
     .from(websites)
     .where(eq(websites.id, ctx.website.id))
     .for('update');
   if (!site) throw new Error('website vanished');
-  return draftRevisionOf(site.draftRev);
+  return site;
+}
+
+async function draftRevision(ctx: SiteCtx): Promise<string> {
+  return draftRevisionOf((await lockedHead(ctx)).draftRev);
 }
 
 /** The published snapshot revision (what unpublish takes offline). */
@@ -91,32 +109,29 @@ export const publishKind = defineKind<PublishSubject>({
  * so both show the same review of the same revision.
  */
 export async function publishSubjectNow(ctx: SiteCtx): Promise<{
-  site: Site;
+  site: { name: string; publishedRev: number | null };
   subject: PublishSubject;
-  draft: SnapshotPage[];
   pinnedRevision: string;
   nothingToPublish: boolean;
 }> {
-  // One locked read of the row and one of the draft serve the pin, the changes and the review.
-  const site = await lockedSite(ctx);
-  const draft = await loadDraft(ctx.tx, site.id);
-  const changes = diffDraft(draft, site.published);
+  // The locked row serves the pin; the changes and the review read what differs (review-now.ts).
+  const site = await lockedHead(ctx);
+  const { changes, review } = await publishReviewNow(ctx.tx, site);
   const subject: PublishSubject = {
     siteName: site.name,
     changes: changes.map((c) => ({ page: c.page, change: c.change, description: c.description })),
-    review: reviewPublish(draft, site.published),
+    review,
   };
   return {
     site,
     subject,
-    draft,
     pinnedRevision: draftRevisionOf(site.draftRev),
     nothingToPublish: site.publishedRev !== null && changes.length === 0,
   };
 }
 
 export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
-  const { site, subject, draft, pinnedRevision, nothingToPublish } = await publishSubjectNow(ctx);
+  const { site, subject, pinnedRevision, nothingToPublish } = await publishSubjectNow(ctx);
   if (nothingToPublish) {
     throw new Refusal(
       'conflict',
@@ -126,7 +141,6 @@ export async function preparePublish(ctx: SiteCtx): Promise<PlanTicket> {
   }
   return createPlan(ctx, 'publish', {
     subject,
-    reviewedDraft: draft,
     pinnedRevision,
     summary: `Publish the draft of ${site.name} (${plural(subject.changes.length, 'change')}) to the live site.`,
   });

@@ -1,8 +1,7 @@
 // GET /approvals, GET /approvals/:id, POST /approvals/:id/approve|decline (R-PLAN-2, R-WEB-1). Signed-in
 // only; the CSRF guard of session.ts has already checked every POST. Rules live in src/plans/approve.ts.
 import type { Context, Hono } from 'hono';
-import { loadSiteView } from '../../domain/sites/view.js';
-import { approvePlan, declinePlan, listApprovals, reviewedDraft, viewPlan } from '../../plans/approve.js';
+import { approvePlan, declinePlan, listApprovals, reviewedView, viewPlan } from '../../plans/approve.js';
 import { planHistory } from '../../plans/history.js';
 import type { AppDeps } from '../deps.js';
 import { ApprovalsPage, PlanPage } from '../pages/approvals.js';
@@ -44,13 +43,12 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
   const preview = async (c: Context<WebEnv>) => {
     const user = c.get('user')!;
     const id = c.req.param('id') ?? '';
-    const reviewed = await reviewedDraft(services, user.id, id);
-    const view = reviewed && (await loadSiteView(services.db, reviewed.websiteId, 'draft'));
-    if (!reviewed || !view) return notFoundPage(c);
+    const view = await reviewedView(services, user.id, id);
+    if (!view) return notFoundPage(c);
     return renderView(
       c,
       services.db,
-      { ...view, pages: reviewed.pages },
+      view,
       'draft',
       `/approvals/${id}/preview`,
       'Preview of the draft exactly as you are reviewing it. Visitors see none of it until you approve and it is carried out.',
