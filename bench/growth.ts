@@ -160,6 +160,9 @@ export async function bench(): Promise<void> {
     const days = await rollUpAnalytics(database.db, new Date(), 400);
     console.log(`analytics rollup of ${days} days: ${((performance.now() - r0) / 1000).toFixed(1)} s`);
     const rssSeeded = process.memoryUsage().rss;
+    // The seeding is the benchmark's own work in this process: the serving peak is counted from here.
+    const seedingPeak = peak;
+    peak = rssSeeded;
 
     const signIn = async (email: string) => {
       let cookie = '';
@@ -215,11 +218,10 @@ export async function bench(): Promise<void> {
     const decided = await call(large, 'prepare_publish', {});
     const pc = new pg.Client({ connectionString: url });
     await pc.connect();
-    // Column by column: the subject and the reviewed draft (the whole site) are copied as stored, never
-    // rebuilt as JSON per row.
+    // Column by column: the subject is copied as stored, never rebuilt as JSON per row.
     await pc.query(
-      `insert into pending_actions (id, kind, website_id, connection_id, creator_id, subject, reviewed_draft, pinned_revision, summary, status, created_at, expires_at)
-       select 'plan_g' || g, kind, website_id, connection_id, creator_id, subject, reviewed_draft, pinned_revision, summary, 'declined', created_at, now() + interval '7 days'
+      `insert into pending_actions (id, kind, website_id, connection_id, creator_id, subject, pinned_revision, summary, status, created_at, expires_at)
+       select 'plan_g' || g, kind, website_id, connection_id, creator_id, subject, pinned_revision, summary, 'declined', created_at, now() + interval '7 days'
        from pending_actions, generate_series(1, ${SHAPE.plans}) g where id = $1`,
       [decided!.planId],
     );
@@ -335,7 +337,7 @@ export async function bench(): Promise<void> {
       );
     }
     console.log(
-      `\nresident memory: ${(rssSeeded / 2 ** 20).toFixed(0)} MB after seeding, peak ${(peak / 2 ** 20).toFixed(0)} MB while serving`,
+      `\nresident memory: peak ${(seedingPeak / 2 ** 20).toFixed(0)} MB while seeding, ${(rssSeeded / 2 ** 20).toFixed(0)} MB after it, peak ${(peak / 2 ** 20).toFixed(0)} MB while serving`,
     );
   } catch (err) {
     console.error('growth failed:', err);
