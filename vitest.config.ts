@@ -46,7 +46,8 @@ const shared = {
 export default defineConfig({
   test: {
     // 2 cores here and in CI: two files at a time keeps PGlite start-up from thrashing. Set here only,
-    // for every project, so that --maxWorkers on the command line still decides.
+    // for every project, so that --maxWorkers on the command line still decides: `npm test` runs three
+    // (package.json), as its files wait on their servers and sockets as much as they compute.
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
