@@ -10,6 +10,11 @@
 // lone call always takes), so one call's refusal never undoes another's write. A failure at the commit
 // itself is not retried: the commit may have happened, and a second run would do the work twice.
 //
+// A group is closed once its transaction holds the workspace's write lock: the calls that arrived while
+// it waited for the lock (another process's group held it) join it then, so two processes writing one
+// workspace take turns with groups as large as one process forms, not with the few calls each had
+// when its turn began.
+//
 // On PostgreSQL the group takes its workspace's write lock first (the key is the workspace's id;
 // src/db/transactions.ts) and holds the workspace's rows for one transaction instead of handing them from
 // transaction to transaction, each hand-over waiting on this process's event loop; the pool's other
@@ -72,19 +77,30 @@ export function groupCommit<L>(
     }
   };
 
-  const together = async (jobs: Job<L>[], key: string) => {
+  /**
+   * Runs `first` and the calls that join it as one transaction. The group is closed once the
+   * transaction holds its workspace's write lock: the calls that arrived while it waited for the lock
+   * (another process's group held it) join it then, instead of waiting for the next group.
+   */
+  const together = async (first: Job<L>[], key: string) => {
+    const jobs = [...first];
+    let closed = false;
     let values: unknown[];
     const ats = jobs.map((j) => j.at).filter((at): at is number => at !== undefined);
     try {
       values = await within(ats.length ? Math.min(...ats) : undefined, () =>
         transaction(db, workspaces(key), async (tx) => {
+          if (!closed) {
+            closed = true;
+            jobs.push(...due(waiting.get(key)!.splice(0, opts.max - jobs.length)));
+          }
           const out: unknown[] = [];
           const lines: L[] = [];
           for (const job of jobs) {
             // A deadlock undoes the whole group, which runs again together; any other failure is the
-            // call's own, and the calls run again alone.
+            // call's own: a lone call's answer, or in a group, the calls run again alone.
             const done = await job.work(tx).catch((err) => {
-              throw isRetryable(err) ? err : new GroupMemberFailed();
+              throw isRetryable(err) || jobs.length === 1 ? err : new GroupMemberFailed();
             });
             out.push(done.value);
             lines.push(done.line);
@@ -118,7 +134,7 @@ export function groupCommit<L>(
     let jobs = [first];
     while (jobs.length) {
       jobs = due(jobs);
-      if (jobs.length) await (jobs.length === 1 ? alone(jobs[0]!, key) : together(jobs, key));
+      if (jobs.length) await together(jobs, key);
       // One turn of the event loop first: calls whose requests have arrived meanwhile join this group.
       await new Promise<void>((resolve) => setImmediate(resolve));
       jobs = waiting.get(key)!.splice(0, opts.max);

@@ -41,19 +41,52 @@ function probe(max = 64, failCommit = false) {
   return { group, commits };
 }
 
+/**
+ * A first call whose work waits for `release()` once it has begun: its group is closed by then, so the
+ * calls made after `started` queue behind it.
+ */
+function occupying(group: ReturnType<typeof probe>['group'], key: string, line: string) {
+  const begun = gate();
+  const hold = gate();
+  const call = group(key, async () => {
+    begun.release();
+    await hold.done;
+    return { value: 'first', line };
+  });
+  return { call, started: begun.done, release: hold.release };
+}
+
 it('calls queued behind a transaction share the next one, in arrival order, at most `max` at a time', async () => {
   const { group, commits } = probe(3);
-  const calls = Array.from({ length: 6 }, (_, i) =>
-    group('workspace', async (tx) => ({ value: await txid(tx), line: `queued-${i}` })),
+  const first = occupying(group, 'workspace', 'queued-0');
+  await first.started;
+  const calls = Array.from({ length: 5 }, (_, i) =>
+    group('workspace', async (tx) => ({ value: await txid(tx), line: `queued-${i + 1}` })),
   );
+  first.release();
   const seen = await Promise.all(calls);
+  expect(await first.call).toBe('first');
   // The first ran alone; the five that queued behind it took two transactions of at most three.
   expect(commits).toEqual([['queued-0'], ['queued-1', 'queued-2', 'queued-3'], ['queued-4', 'queued-5']]);
-  expect(new Set(seen).size).toBe(3);
-  expect(seen[1]).toBe(seen[3]);
-  expect(seen[4]).toBe(seen[5]);
-  expect(seen[0]).not.toBe(seen[1]);
-  expect(await tags('queued-')).toEqual(calls.map((_, i) => `queued-${i}`));
+  expect(new Set(seen).size).toBe(2);
+  expect(seen[0]).toBe(seen[2]);
+  expect(seen[3]).toBe(seen[4]);
+  expect(seen[0]).not.toBe(seen[3]);
+  expect(await tags('queued-')).toEqual(['queued-0', ...calls.map((_, i) => `queued-${i + 1}`)]);
+});
+
+it('calls made while a group is on its way to its transaction join it, at most `max`', async () => {
+  const { group, commits } = probe(3);
+  // Made in one go: the first call's group is closed only once its transaction has begun (and, on
+  // PostgreSQL, holds the workspace's write lock), by when the others are waiting.
+  const calls = Array.from({ length: 4 }, (_, i) =>
+    group('joining', async (tx) => ({ value: await txid(tx), line: `joining-${i}` })),
+  );
+  const seen = await Promise.all(calls);
+  expect(commits).toEqual([['joining-0', 'joining-1', 'joining-2'], ['joining-3']]);
+  expect(seen[0]).toBe(seen[2]);
+  expect(seen[0]).not.toBe(seen[3]);
+  expect(await tags('joining-')).toEqual(calls.map((_, i) => `joining-${i}`));
 });
 
 it('keys do not wait for each other', async () => {
@@ -117,7 +150,9 @@ it('a group PostgreSQL undid (a deadlock) runs again together, each call once mo
   const { group, commits } = probe();
   const runs: string[] = [];
   let undone = false;
-  const first = group('undone', async () => ({ value: 'first', line: 'undone-0' }));
+  const occupied = occupying(group, 'undone', 'undone-0');
+  await occupied.started;
+  const first = occupied.call;
   const grouped = ['undone-1', 'undone-2', 'undone-3'].map((tag) =>
     group('undone', async () => {
       runs.push(tag);
@@ -128,6 +163,7 @@ it('a group PostgreSQL undid (a deadlock) runs again together, each call once mo
       return { value: tag, line: tag };
     }),
   );
+  occupied.release();
   expect(await Promise.all([first, ...grouped])).toEqual(['first', 'undone-1', 'undone-2', 'undone-3']);
   expect(runs).toEqual(['undone-1', 'undone-2', 'undone-1', 'undone-2', 'undone-3']);
   expect(commits).toEqual([['undone-0'], ['undone-1', 'undone-2', 'undone-3']]);
@@ -136,12 +172,10 @@ it('a group PostgreSQL undid (a deadlock) runs again together, each call once mo
 
 it('a call that waited past its deadline is answered without running; the calls beside it run', async () => {
   const { group, commits } = probe();
-  const hold = gate();
   const ran: string[] = [];
-  const first = group('late', async () => {
-    await hold.done;
-    return { value: 'first', line: 'late-0' };
-  });
+  const occupied = occupying(group, 'late', 'late-0');
+  await occupied.started;
+  const first = occupied.call;
   const late = withDeadline(20, () =>
     group('late', async () => {
       ran.push('late-1');
@@ -153,7 +187,7 @@ it('a call that waited past its deadline is answered without running; the calls 
     return { value: 'on time', line: 'late-2' };
   });
   await new Promise((r) => setTimeout(r, 60));
-  hold.release();
+  occupied.release();
   expect(await first).toBe('first');
   expect(await onTime).toBe('on time');
   expect(await late).toBeInstanceOf(DeadlineExceeded);
