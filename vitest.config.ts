@@ -12,7 +12,6 @@ if (!hasChromium) {
   console.warn(`\n[sitegate] Skipping the browser tests (test/**/*.browser.test.ts). ${how}\n`);
 }
 
-const TOOL_FILES = 'test/tools/**/*.test.ts';
 /** Files that need a fresh worker of their own (none today). */
 const ISOLATED: string[] = [];
 /**
@@ -53,15 +52,18 @@ export default defineConfig({
     projects: [
       // Every other file shares its worker's modules with the files before it (loading the service's
       // modules was most of a file's time) but not its database: test/setup-database.ts gives each file
-      // its own and closes it after. What else a file changes (environment variables, the working
-      // folder) it puts back; a file that cannot goes in ISOLATED. CI runs the files in a shuffled
-      // order (.ci/run), so a file that leans on another's leftovers fails there, not by chance.
+      // its own and closes it after (the tool files, test/tools/, share one per worker: see there).
+      // What else a file changes (environment variables, the working folder) it puts back; a file that
+      // cannot goes in ISOLATED. CI runs the files in a shuffled order (.ci/run), so a file that leans on
+      // another's leftovers fails there, not by chance. The tool files are in this project, not one of
+      // their own: a worker serves one project, and in a shuffled order files of two projects alternate,
+      // each change of project costing a worker that loads every module again.
       {
         test: {
           ...shared,
           name: 'quick',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: [...shared.exclude, TOOL_FILES, ...ISOLATED, ...SLOW],
+          exclude: [...shared.exclude, ...ISOLATED, ...SLOW],
           isolate: false,
         },
       },
@@ -77,18 +79,6 @@ export default defineConfig({
       ...(ISOLATED.length
         ? [{ test: { ...shared, name: 'isolated', include: [...ISOLATED] } }]
         : []),
-      // The tool files (test/tools/<tool>.test.ts, on test/tools/kit.ts) make a fresh workspace per
-      // test and no global sweep, so they share their worker's database too (test/helpers/db.ts opens
-      // it once per module graph; test/setup-database.ts makes one per worker on PostgreSQL).
-      {
-        test: {
-          ...shared,
-          name: 'tools',
-          include: [TOOL_FILES],
-          isolate: false,
-          provide: { dbPerWorker: true },
-        },
-      },
     ],
   },
 });

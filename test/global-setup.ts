@@ -29,8 +29,6 @@ declare module 'vitest' {
     pgTemplate: { server: string; template: string; prefix: string } | null;
     /** A migrated embedded data folder (`pgdata`) for child processes to start from, or ''. */
     pgliteDataDir: string;
-    /** The project's files share their worker's database (vitest.config.ts), not one each. */
-    dbPerWorker: boolean;
   }
 }
 
