@@ -79,8 +79,11 @@ async function seedLarge(url: string, d: Demo): Promise<void> {
     position: '100 + g',
   });
   await c.query(
-    `insert into sections select (jsonb_populate_record(null::sections, to_jsonb(s) || jsonb_build_object(
-       'id', s.id || '_' || p.id, 'page_id', p.id))).*
+    // The stored columns by name: the generated ones (digest, placeholder) are the database's to fill.
+    `insert into sections (id, website_id, page_id, type, content, layout, hidden, position, rev,
+       external_key, import_fingerprint, created_at, updated_at)
+     select s.id || '_' || p.id, s.website_id, p.id, s.type, s.content, s.layout, s.hidden, s.position, s.rev,
+       s.external_key, s.import_fingerprint, s.created_at, s.updated_at
      from sections s, pages p where s.page_id = '${d.pages.home}' and p.website_id = ${w} and p.id like 'page_g%'`,
   );
   for (const [table, count] of [

@@ -46,10 +46,22 @@ export const sections = pgTable(
     externalKey: text('external_key'),
     /** Hash of the content as last imported; differs from the current content once edited in the app. */
     importFingerprint: text('import_fingerprint'),
+    /**
+     * md5 of the content and layout as jsonb prints them, kept by the database: what the draft's change
+     * list compares with the live site's (src/domain/sites/digest.ts), without reading every section.
+     */
+    digest: text('digest').notNull().generatedAlwaysAs(sql`md5(content::text || '|' || layout::text)`),
+    /** Whether any text of the content is add_section's placeholder (sitegate_has_placeholder, 0019). */
+    placeholder: boolean('placeholder').notNull().generatedAlwaysAs(sql`sitegate_has_placeholder(content)`),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('sections_page_idx').on(t.pageId, t.position), index('sections_website_idx').on(t.websiteId)],
+  (t) => [
+    index('sections_page_idx').on(t.pageId, t.position),
+    index('sections_website_idx').on(t.websiteId),
+    // The few sections that still show placeholder text, by website (draftPlaceholders).
+    index('sections_placeholder_idx').on(t.websiteId).where(sql`placeholder`),
+  ],
 );
 
 export const brands = pgTable('brands', {

@@ -63,11 +63,11 @@ export function findPlaceholders(draft: readonly PageLike[]): Placeholder[] {
 }
 
 /**
- * The draft's placeholders without reading every section: the database picks the few sections whose
- * content holds a placeholder anywhere, and findPlaceholders names the fields.
+ * The draft's placeholders without reading every section: the database keeps, in each section's row,
+ * whether its content holds a placeholder anywhere (sections.placeholder, a generated column with an
+ * index of the website's flagged rows), and findPlaceholders names the fields.
  */
 export async function draftPlaceholders(db: Db, websiteId: string): Promise<Placeholder[]> {
-  const texts = JSON.stringify(Object.values(PLACEHOLDER));
   const rows = await db
     .select({
       pageId: pages.id,
@@ -80,11 +80,7 @@ export async function draftPlaceholders(db: Db, websiteId: string): Promise<Plac
     })
     .from(sections)
     .innerJoin(pages, sql`${pages.id} = ${sections.pageId}`)
-    .where(
-      sql`${sections.websiteId} = ${websiteId} and not ${sections.hidden}
-        and exists (select 1 from jsonb_path_query(${sections.content}, '$.** ? (@.type() == "string")') v
-                    where btrim(v #>> '{}') in (select jsonb_array_elements_text(${texts}::jsonb)))`,
-    )
+    .where(sql`${sections.websiteId} = ${websiteId} and ${sections.placeholder} and not ${sections.hidden}`)
     .orderBy(pages.position, pages.createdAt, sections.position);
   return findPlaceholders(
     rows.map((r) => ({

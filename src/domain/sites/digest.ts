@@ -1,6 +1,7 @@
-// The draft and the published snapshot as digests for list_draft_changes (kept fast on large
-// sites; its target is in docs/performance.md): page fields plus, per section, md5 of its jsonb content and
-// layout computed in the database. jsonb prints canonically, so equal values give equal digests
+// The draft and the published snapshot as digests for list_draft_changes and the publish review (kept
+// fast on large sites; docs/performance.md): page fields plus, per section, md5 of its jsonb content and
+// layout, kept by the database in the section's row (sections.digest, a generated column) and computed
+// the same way from the snapshot. jsonb prints canonically, so equal values give equal digests
 // whether they sit in a sections row or inside websites.published. No section content is transferred.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -28,7 +29,7 @@ export async function loadDraftDigest(tx: Db, websiteId: string, onlyPage?: stri
       pageId: sections.pageId,
       type: sections.type,
       hidden: sections.hidden,
-      digest: sql<string>`md5(${sections.content}::text || '|' || ${sections.layout}::text)`,
+      digest: sections.digest,
     })
     .from(sections)
     .where(
