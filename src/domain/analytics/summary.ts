@@ -20,9 +20,18 @@ function daysBetween(since: Date, now: Date): string[] {
 
 /** What get_analytics_summary answers: three queries over the daily figures (rollup.ts), and its state. */
 export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
-  // Whole UTC days: the rolled-up days and today's events, never a day cut in the middle.
-  const since = startOfUtcDay(new Date(ctx.now.getTime() - days * DAY_MS));
-  const figures = await dailyFigures(ctx.db, ctx.website.id, since);
+  return summaryOf(ctx, days, await figuresOf(ctx, days));
+}
+
+/** Whole UTC days: the rolled-up days and today's events, never a day cut in the middle. */
+const sinceOf = (ctx: DirectSiteCtx, days: number) =>
+  startOfUtcDay(new Date(ctx.now.getTime() - days * DAY_MS));
+
+const figuresOf = (ctx: DirectSiteCtx, days: number) =>
+  dailyFigures(ctx.db, ctx.website.id, sinceOf(ctx, days));
+
+async function summaryOf(ctx: DirectSiteCtx, days: number, figures: SQL) {
+  const since = sinceOf(ctx, days);
   const byKind = await rows<{ key: string; n: number; visitors: number }>(
     ctx.db,
     sql`select key, sum(events)::int as n, sum(visitors)::int as visitors from ${figures}
@@ -61,11 +70,11 @@ async function rows<R>(db: DirectSiteCtx['db'], query: SQL): Promise<R[]> {
 /**
  * The owner's analytics page: the tool's summary (so the two agree) and what the tool leaves out,
  * every day of the range with its visits, where visitors came from, and the share of visits made
- * through a visitor's AI assistant. Two queries more; the tool does not pay for them.
+ * through a visitor's AI assistant. Two queries more on the same figures; the tool does not pay for them.
  */
 export async function ownerAnalytics(ctx: DirectSiteCtx, days: number) {
-  const summary = await analyticsSummary(ctx, days);
-  const figures = await dailyFigures(ctx.db, ctx.website.id, new Date(summary.since));
+  const figures = await figuresOf(ctx, days);
+  const summary = await summaryOf(ctx, days, figures);
   // A visitor hash is salted per UTC day, so a day's distinct hashes are that day's visits.
   const perDay = await rows<{
     day: string;
