@@ -201,15 +201,19 @@ export async function reviewedView(
   services: Services,
   userId: string,
   planId: string,
-): Promise<SiteView | null> {
+): Promise<{ view: SiteView; live: boolean } | null> {
   return transaction(services.db, READS, async (tx) => {
     const l = await loadForUser(tx, services, userId, planId, services.clock(), false, true);
     if (l.plan.kind !== 'publish') return null;
     const websiteId = l.site.website.id;
     const rev = pinnedDraftRev(l.plan.pinnedRevision);
-    const side = rev === null ? null : await sideAt(tx, websiteId, rev);
+    // A carried-out plan is shown as it went live while the live site is still its revision.
+    const live = l.plan.status === 'redeemed';
+    const side = rev === null ? null : await sideAt(tx, websiteId, rev, live);
     const view = side && (await loadSiteView(tx, websiteId, side));
-    if (view && (await sideAt(tx, websiteId, rev!)) === side) return view;
+    if (view && (await sideAt(tx, websiteId, rev!, live)) === side) {
+      return { view, live: side === 'published' };
+    }
     throw new Refusal(
       'plan_revision_changed',
       l.plan.status === 'pending' || l.plan.status === 'approved'
@@ -219,15 +223,24 @@ export async function reviewedView(
   });
 }
 
-/** Where the draft revision `rev` can still be seen: the draft, the live site, or nowhere. */
-async function sideAt(tx: Db, websiteId: string, rev: number): Promise<'draft' | 'published' | null> {
+/**
+ * Where the draft revision `rev` can still be seen: the draft, the live site (first when `liveFirst`,
+ * where both still are), or nowhere.
+ */
+async function sideAt(
+  tx: Db,
+  websiteId: string,
+  rev: number,
+  liveFirst: boolean,
+): Promise<'draft' | 'published' | null> {
   const [row] = await tx
     .select({ draftRev: websites.draftRev, publishedRev: websites.publishedRev })
     .from(websites)
     .where(eq(websites.id, websiteId));
+  const isLive = row?.publishedRev === rev;
+  if (liveFirst && isLive) return 'published';
   if (row?.draftRev === rev) return 'draft';
-  if (row?.publishedRev === rev) return 'published';
-  return null;
+  return isLive ? 'published' : null;
 }
 
 /** What approving or declining a plan locks first: its website's workspace (src/db/transactions.ts). */

@@ -15,6 +15,7 @@ import { hashPassword } from '../../src/domain/users/passwords.js';
 import { PLAN_GC_GRACE_MS, PLAN_TTL_MS } from '../../src/plans/store.js';
 import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 import { signIn, webClient } from '../helpers/web.js';
+import { publishDraft } from '../../src/domain/sites/publish.js';
 import { type Fixture, approve, fixture, planRow, prepareAndApprove, testClock } from './rail.js';
 
 // Half an hour behind the real time. The plans job below is global: it ends 80 min further on, and at a
@@ -172,6 +173,31 @@ describe('approved → redeemed: confirm_pending_action', () => {
     expect(await liveIntroHeading(f)).toBe('Welcome to Harbor Bakery');
     expect((await site(f.demo.websites.main)).publishedRev).toBe(2);
     expect(await planRow(s, planId)).toMatchObject({ status: 'redeemed', result: { published: true } });
+  });
+
+  it("a carried-out plan's preview is the live site while it is that revision, then says it changed", async () => {
+    const f = await fixture(s);
+    const planId = await prepareAndApprove(s, f, 'prepare_publish');
+    const pending = await f.owner.get(`/approvals/${planId}/preview/`);
+    expect(pending.html).toContain('exactly as you are reviewing it');
+    expect((await s.call(f.demo.tokens.all, 'confirm_pending_action', { planId })).ok).toBe(true);
+    const live = await f.owner.get(`/approvals/${planId}/preview/`);
+    expect(live.status).toBe(200);
+    expect(live.html).toContain('as it is live now');
+    expect(live.html).toContain('Welcome to Harbor Bakery');
+    const edit = await s.call(f.demo.tokens.all, 'update_section_text', {
+      pageId: f.demo.pages.home,
+      sectionId: f.demo.sections.intro,
+      text: { heading: 'A later heading' },
+    });
+    expect(edit.ok).toBe(true);
+    // The draft moved on, but the live site is still the plan's revision.
+    expect((await f.owner.get(`/approvals/${planId}/preview/`)).html).toContain('as it is live now');
+    await s.sg.deps.services.db.transaction((tx) => publishDraft(tx, f.demo.websites.main, new Date()));
+    const gone = await f.owner.get(`/approvals/${planId}/preview/`);
+    expect(gone.status).toBe(409);
+    expect(gone.html).toContain('The site has changed since this plan was settled');
+    expect(gone.html).not.toContain('A later heading');
   });
 
   it('refuses after the 5 minutes (plan_expired) and performs nothing', async () => {

@@ -43,15 +43,17 @@ export function mountApprovals(app: Hono<WebEnv>, deps: AppDeps): void {
   const preview = async (c: Context<WebEnv>) => {
     const user = c.get('user')!;
     const id = c.req.param('id') ?? '';
-    const view = await reviewedView(services, user.id, id);
-    if (!view) return notFoundPage(c);
+    const reviewed = await reviewedView(services, user.id, id);
+    if (!reviewed) return notFoundPage(c);
     return renderView(
       c,
       services.db,
-      view,
+      reviewed.view,
       'draft',
       `/approvals/${id}/preview`,
-      'Preview of the draft exactly as you are reviewing it. Visitors see none of it until you approve and it is carried out.',
+      reviewed.live
+        ? 'The revision this plan reviewed, as it is live now: nothing has changed it since.'
+        : 'Preview of the draft exactly as you are reviewing it. Visitors see none of it until you approve and it is carried out.',
     );
   };
   app.get('/approvals/:id/preview', preview);
