@@ -23,9 +23,10 @@ it('creates a pending plan pinned to the published snapshot; the site stays live
     connectionId: w.connections.all,
     subject: { siteName: 'Fixture Bakery' },
   });
-  expect(plan!.pinnedRevision).toMatch(/^published:1:\d+:[0-9a-f]{64}$/);
   const [site] = await kit.db.select().from(websites).where(eq(websites.id, w.websites.main));
   expect(site!.publishedRev).toBe(1);
+  // Pinned to the snapshot's name: its revision and the time it went live.
+  expect(plan!.pinnedRevision).toBe(`published:1:${site!.publishedAt!.getTime()}`);
 });
 
 it('is refused for a site that is not live, and no plan is created', async () => {

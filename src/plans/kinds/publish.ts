@@ -8,7 +8,6 @@ import { Refusal } from '../../kernel/errors.js';
 import { PublishReview } from '../../domain/pages/publish-review.js';
 import { publishReviewNow } from '../../domain/pages/review-now.js';
 import { publishDraft, unpublishSite } from '../../domain/sites/publish.js';
-import { sha256OfCanonicalJson } from '../../kernel/fingerprint.js';
 import { type PlanTicket, createPlan } from '../store.js';
 import { defineKind } from './types.js';
 import { plural } from '../../kernel/plural.js';
@@ -23,9 +22,22 @@ const PublishSubject = z.object({
 });
 export type PublishSubject = z.infer<typeof PublishSubject>;
 
-/** The website's row, locked: what publish and unpublish plans are pinned to and describe. */
+/**
+ * The website's row without its snapshot, locked: what publish and unpublish plans are pinned to and
+ * describe, kept still until the transaction ends.
+ */
 export async function lockedSite(ctx: SiteCtx) {
-  const [site] = await ctx.tx.select().from(websites).where(eq(websites.id, ctx.website.id)).for('update');
+  const [site] = await ctx.tx
+    .select({
+      id: websites.id,
+      name: websites.name,
+      draftRev: websites.draftRev,
+      publishedRev: websites.publishedRev,
+      publishedAt: websites.publishedAt,
+    })
+    .from(websites)
+    .where(eq(websites.id, ctx.website.id))
+    .for('update');
   if (!site) throw new Error('website vanished');
   return site;
 }
@@ -48,34 +60,18 @@ export function pinnedDraftRev(pinned: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/**
- * The website's row without its snapshot, locked: the pin and the live revision are read and kept
- * still until the transaction ends.
- */
-async function lockedHead(ctx: SiteCtx) {
-  const [site] = await ctx.tx
-    .select({
-      id: websites.id,
-      name: websites.name,
-      draftRev: websites.draftRev,
-      publishedRev: websites.publishedRev,
-      publishedAt: websites.publishedAt,
-    })
-    .from(websites)
-    .where(eq(websites.id, ctx.website.id))
-    .for('update');
-  if (!site) throw new Error('website vanished');
-  return site;
-}
-
 async function draftRevision(ctx: SiteCtx): Promise<string> {
-  return draftRevisionOf((await lockedHead(ctx)).draftRev);
+  return draftRevisionOf((await lockedSite(ctx)).draftRev);
 }
 
-/** The published snapshot revision (what unpublish takes offline). */
+/**
+ * The published snapshot revision (what unpublish takes offline): the snapshot's name, its revision and
+ * the time it went live, which every publish sets and nothing else writes (src/domain/sites/view.ts
+ * names its parsed copies the same way), so the snapshot itself is not read.
+ */
 function publishedRevisionOf(site: Site): string {
   if (site.publishedRev === null) return 'published:none';
-  return `published:${site.publishedRev}:${site.publishedAt?.getTime() ?? 0}:${sha256OfCanonicalJson(site.published)}`;
+  return `published:${site.publishedRev}:${site.publishedAt?.getTime() ?? 0}`;
 }
 
 export const publishKind = defineKind<PublishSubject>({
@@ -94,7 +90,8 @@ export const publishKind = defineKind<PublishSubject>({
     ],
     list: { heading: 'Changes that will go live', items: s.changes.map((c) => c.description), empty: 'None' },
     ...(s.review ? { publish: s.review } : {}),
-    // The reviewed draft is the plan's own (pending_actions.reviewed_draft), shown by the preview.
+    // The preview shows the pinned revision while the draft or the live site is still at it
+    // (reviewedView, src/plans/approve.ts); an open plan's page hides it once its draft moved on.
     preview: true,
   }),
   async execute(ctx) {
@@ -115,7 +112,7 @@ export async function publishSubjectNow(ctx: SiteCtx): Promise<{
   nothingToPublish: boolean;
 }> {
   // The locked row serves the pin; the changes and the review read what differs (review-now.ts).
-  const site = await lockedHead(ctx);
+  const site = await lockedSite(ctx);
   const { changes, review } = await publishReviewNow(ctx.tx, site);
   const subject: PublishSubject = {
     siteName: site.name,
