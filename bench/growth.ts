@@ -9,10 +9,11 @@
 // leads, a quarter as many bookings and contacts, GROWTH_EVENTS analytics events and as many Activity
 // lines, GROWTH_SITES more websites in its workspace, and decided plans. GROWTH_SCALE (default 1)
 // multiplies them all: 0.1 for a quick look.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -35,6 +36,13 @@ const SHAPE = {
   plans: n(1000),
 };
 const ROUNDS = Number(process.env.GROWTH_ROUNDS ?? 15);
+
+// The memory measured is a serving process's: the heap flags the sitegate command runs with (its
+// first line, bin/sitegate.mjs), set before the service starts; the baseline compiler is PGlite's only.
+const SITEGATE_FLAGS = (readFileSync(new URL('../bin/sitegate.mjs', import.meta.url), 'utf8')
+  .split('\n')[0]!
+  .match(/--[a-z-]+=\d+/g) ?? []) as string[];
+for (const flag of SITEGATE_FLAGS) setFlagsFromString(flag);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -167,6 +175,13 @@ export async function bench(): Promise<void> {
     const seedingPeak = peak;
     peak = rssSeeded;
 
+    const raised: string[] = [];
+    let mark = peak;
+    const stepPeak = (step: string) => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+      if (peak > mark + 8 * 2 ** 20) raised.push(`${step} +${((peak - mark) / 2 ** 20).toFixed(0)} MB`);
+      mark = peak;
+    };
     const signIn = async (email: string) => {
       let cookie = '';
       const keep = (r: Response) => {
@@ -218,6 +233,7 @@ export async function bench(): Promise<void> {
         text: { heading: 'Fresh bread, every morning' },
       });
     }
+    stepPeak('first publish of both sites and one edit each');
     const decided = await call(large, 'prepare_publish', {});
     const pc = new pg.Client({ connectionString: url });
     await pc.connect();
@@ -238,6 +254,7 @@ export async function bench(): Promise<void> {
       large: await signIn(large.users.owner.email),
     };
     const demos = { small, large };
+    stepPeak('prepare_publish, decided plans, sign-in');
 
     type Leg = { name: string; run: (d: Demo, cookie: string) => Promise<number> };
     const page = (name: string, path: (d: Demo) => string): Leg => ({
@@ -315,9 +332,16 @@ export async function bench(): Promise<void> {
         const t = times.get(leg.name)!;
         for (const size of ['small', 'large'] as const) {
           statements = 0;
+          const before = peak;
           const t0 = performance.now();
           const status = await leg.run(demos[size], who[size]);
           const ms = performance.now() - t0;
+          peak = Math.max(peak, process.memoryUsage().rss);
+          // Which request raised the serving peak, and by how much (the first time it did).
+          if (peak > before + 8 * 2 ** 20)
+            raised.push(
+              `${leg.name} (${size}, round ${round}) +${((peak - before) / 2 ** 20).toFixed(0)} MB`,
+            );
           if (round === 0) {
             // The first round warms caches and plans; its statement count is the request's own.
             if (size === 'small') t.qs = statements;
@@ -340,7 +364,9 @@ export async function bench(): Promise<void> {
       );
     }
     console.log(
-      `\nresident memory: peak ${(seedingPeak / 2 ** 20).toFixed(0)} MB while seeding, ${(rssSeeded / 2 ** 20).toFixed(0)} MB after it, peak ${(peak / 2 ** 20).toFixed(0)} MB while serving`,
+      `\nV8 flags as the sitegate command: ${SITEGATE_FLAGS.join(' ') || 'none'}` +
+        `\nraised the serving peak: ${raised.join('; ') || 'nothing by more than 8 MB'}` +
+        `\nresident memory: peak ${(seedingPeak / 2 ** 20).toFixed(0)} MB while seeding, ${(rssSeeded / 2 ** 20).toFixed(0)} MB after it, peak ${(peak / 2 ** 20).toFixed(0)} MB while serving`,
     );
   } catch (err) {
     console.error('growth failed:', err);

@@ -71,7 +71,7 @@ export function ownerPublish(
     await recordOwnerAction(
       ctx,
       'publish',
-      `The owner published the draft (revision ${snapshot.rev}, ${plural(snapshot.pages.length, 'page')}).`,
+      `The owner published the draft (revision ${snapshot.rev}, ${plural(snapshot.pages, 'page')}).`,
     );
     return { published: true };
   });

@@ -81,3 +81,31 @@ it('every kind of change on a live site, reviewed from the changed pages alone a
   expect(whole.review.emptyPages.map((p) => p.title)).toContain('Coming soon');
   expect(now).toEqual(whole);
 });
+
+it('a publish builds the live snapshot in the database exactly as the draft reads, sections hidden and all', async () => {
+  const w = await kit.workspace();
+  const post = await kit.call(w.tokens.default, 'create_blog_post', {
+    title: 'Spring news',
+    body: 'Rye is back.',
+    excerpt: 'Rye',
+  });
+  expect(post.error).toBeUndefined();
+  const empty = await kit.call(w.tokens.default, 'create_page', { title: 'Nothing yet' });
+  expect(empty.error).toBeUndefined();
+  const hidden = await kit.call(w.tokens.default, 'set_section_hidden', {
+    pageId: w.pages.home,
+    sectionId: w.sections.hero,
+    hidden: true,
+  });
+  expect(hidden.error).toBeUndefined();
+  const draft = await loadDraft(kit.db, w.websites.main);
+  const [before] = await kit.db.select().from(websites).where(eq(websites.id, w.websites.main));
+  const made = await kit.db.transaction((tx) => publishDraft(tx, w.websites.main, new Date()));
+  const [row] = await kit.db.select().from(websites).where(eq(websites.id, w.websites.main));
+  expect(made).toEqual({ rev: before!.draftRev, pages: draft.length });
+  expect(row!.publishedRev).toBe(before!.draftRev);
+  // Equal as values (JSON round trip: what a reader of the column gets), page and section order included.
+  expect(row!.published).toEqual(JSON.parse(JSON.stringify({ rev: before!.draftRev, pages: draft })));
+  expect(draft.some((p) => p.sections.length === 0)).toBe(true);
+  expect(draft.some((p) => p.kind === 'post')).toBe(true);
+});

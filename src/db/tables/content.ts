@@ -1,7 +1,17 @@
 // What a website shows: pages and their sections, its brand, its domains, its library assets and the
 // blob bytes they point at.
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, ts } from './columns.js';
 import { websites } from './workspace.js';
 
@@ -62,6 +72,51 @@ export const sections = pgTable(
     // The few sections that still show placeholder text, by website (draftPlaceholders).
     index('sections_placeholder_idx').on(t.websiteId).where(sql`placeholder`),
   ],
+);
+
+/**
+ * The published snapshot (websites.published) as the draft's change list compares it, a row per page
+ * and per section with the section's digest (as sections.digest computes it). Kept by the database: a
+ * trigger rebuilds a website's rows whenever its snapshot is written (migration 0020), so no writer
+ * of the snapshot can leave them behind. The change list compares them with the draft in SQL and reads
+ * the changed pages alone (src/domain/sites/digest.ts).
+ */
+export const publishedPageDigests = pgTable(
+  'published_page_digests',
+  {
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    pageId: text('page_id').notNull(),
+    /** 1-based place in the snapshot's page list. */
+    position: integer('position').notNull(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    kind: text('kind').notNull(),
+    excerpt: text('excerpt'),
+    /** Whether the snapshot recorded an excerpt at all (older ones did not). */
+    hasExcerpt: boolean('has_excerpt').notNull(),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.pageId] })],
+);
+
+export const publishedSectionDigests = pgTable(
+  'published_section_digests',
+  {
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    sectionId: text('section_id').notNull(),
+    pageId: text('page_id').notNull(),
+    /** 1-based place in its page's section list. */
+    position: integer('position').notNull(),
+    type: text('type').notNull(),
+    hidden: boolean('hidden').notNull(),
+    digest: text('digest').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.sectionId] })],
 );
 
 export const brands = pgTable('brands', {

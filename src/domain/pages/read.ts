@@ -8,7 +8,7 @@ import { decodeKey, encodeKey, isKeyId } from '../../kernel/cursor.js';
 import { notFound } from '../../kernel/errors.js';
 import { diffDraft } from './draft-changes.js';
 import type { Db } from '../../db/client.js';
-import { loadDraftDigest, publishedDigest } from '../sites/digest.js';
+import { changedPageIds, loadDraftDigest, loadPublishedDigest } from '../sites/digest.js';
 import { websiteRowOf } from '../sites/row.js';
 import { draftPlaceholders } from '../sections/placeholders.js';
 import { plural } from '../../kernel/plural.js';
@@ -148,14 +148,16 @@ export async function getPage(ctx: DirectSiteCtx, pageId: string) {
   };
 }
 
-/** What differs from the live site; compares digests so no section content leaves the database. */
-export async function draftChanges(
-  tx: Db,
-  website: { id: string; publishedRev: number | null; publishedAt: Date | null },
-) {
+/**
+ * What differs from the live site: the database names the pages that may differ (changedPageIds), and
+ * those pages' digests alone are compared, so no section content leaves the database.
+ */
+export async function draftChanges(tx: Db, website: { id: string; publishedRev: number | null }) {
   // One after the other: a transaction is one connection (node-postgres must not interleave queries).
-  const draft = await loadDraftDigest(tx, website.id);
-  return diffDraft(draft, await publishedDigest(tx, website));
+  const ids = await changedPageIds(tx, website.id);
+  const draft = await loadDraftDigest(tx, website.id, ids);
+  if (website.publishedRev === null) return diffDraft(draft, null);
+  return diffDraft(draft, { pages: await loadPublishedDigest(tx, website.id, ids) });
 }
 
 export async function listDraftChanges(ctx: DirectSiteCtx) {

@@ -23,6 +23,8 @@ import {
   mailOutbox,
   pages,
   pairings,
+  publishedPageDigests,
+  publishedSectionDigests,
   pendingActions,
   products,
   restorePoints,
@@ -171,6 +173,8 @@ export async function purgeDeletedSites(db: Db, now: Date): Promise<number> {
         websiteMembers,
         mailOutbox,
         pairings,
+        publishedPageDigests,
+        publishedSectionDigests,
       ]) {
         await tx.delete(table).where(eq(table.websiteId, id));
       }

@@ -1,15 +1,59 @@
 // The draft and the published snapshot as digests for list_draft_changes and the publish review (kept
 // fast on large sites; docs/performance.md): page fields plus, per section, md5 of its jsonb content and
-// layout, kept by the database in the section's row (sections.digest, a generated column) and computed
-// the same way from the snapshot. jsonb prints canonically, so equal values give equal digests
-// whether they sit in a sections row or inside websites.published. No section content is transferred.
-import { and, asc, eq, sql } from 'drizzle-orm';
+// layout. The draft's are kept by the database in each section's row (sections.digest, a generated
+// column); the live site's in published_page_digests and published_section_digests, which a trigger
+// rebuilds from the snapshot whenever it is written (migration 0020). jsonb prints canonically, so equal
+// values give equal digests on both sides. The database compares the two and names the pages that
+// differ; only those pages' digests are read, and no section content is transferred.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { pages, sections } from '../../db/schema.js';
+import { pages, publishedPageDigests, publishedSectionDigests, sections } from '../../db/schema.js';
 import type { DiffPage, DiffSection } from '../pages/draft-changes.js';
 
-/** `onlyPage`: that one page's digest alone (what a page's preview compares with the live site). */
-export async function loadDraftDigest(tx: Db, websiteId: string, onlyPage?: string): Promise<DiffPage[]> {
+/**
+ * The pages whose draft may differ from the live site: a page added, removed or with other fields on
+ * one side, or holding a section that is on one side only, moved between pages, or differs in digest,
+ * visibility or place among its page's sections. Every page with a change is named (a page named may
+ * turn out to have none: diffDraft decides). On a site that is not live, every draft page.
+ */
+export async function changedPageIds(tx: Db, websiteId: string): Promise<string[]> {
+  const result = (await tx.execute(sql`
+    with d as (
+      select id, page_id, hidden, digest, row_number() over (partition by page_id order by position) as place
+      from ${sections} where website_id = ${websiteId}
+    ), l as (
+      select section_id, page_id, hidden, digest, position as place
+      from ${publishedSectionDigests} where website_id = ${websiteId}
+    )
+    select v.page_id from (
+      select d.page_id as draft_page_id, l.page_id as live_page_id
+      from d full join l on l.section_id = d.id
+      where d.id is null or l.section_id is null or d.page_id <> l.page_id or d.hidden <> l.hidden
+         or d.digest <> l.digest or d.place <> l.place
+    ) s, lateral (values (s.draft_page_id), (s.live_page_id)) as v(page_id)
+    where v.page_id is not null
+    union
+    select coalesce(p.id, lp.page_id)
+    from (select * from ${pages} where website_id = ${websiteId}) p
+    full join (select * from ${publishedPageDigests} where website_id = ${websiteId}) lp on lp.page_id = p.id
+    where p.id is null or lp.page_id is null or p.slug <> lp.slug or p.title <> lp.title
+       or p.seo_title is distinct from lp.seo_title or p.seo_description is distinct from lp.seo_description
+       or (lp.has_excerpt and p.excerpt is distinct from lp.excerpt)`)) as unknown as {
+    rows: Array<{ page_id: string }>;
+  };
+  return result.rows.map((r) => r.page_id);
+}
+
+/**
+ * The draft pages `pageIds` (those that exist; every page without it) with their section digests, in
+ * the draft's order.
+ */
+export async function loadDraftDigest(
+  tx: Db,
+  websiteId: string,
+  pageIds?: readonly string[],
+): Promise<DiffPage[]> {
+  if (pageIds?.length === 0) return [];
   const pageRows = await tx
     .select({
       id: pages.id,
@@ -21,7 +65,7 @@ export async function loadDraftDigest(tx: Db, websiteId: string, onlyPage?: stri
       seoDescription: pages.seoDescription,
     })
     .from(pages)
-    .where(and(eq(pages.websiteId, websiteId), onlyPage === undefined ? undefined : eq(pages.id, onlyPage)))
+    .where(and(eq(pages.websiteId, websiteId), pageIds && inArray(pages.id, [...pageIds])))
     .orderBy(asc(pages.position), asc(pages.createdAt));
   const sectionRows = await tx
     .select({
@@ -32,96 +76,68 @@ export async function loadDraftDigest(tx: Db, websiteId: string, onlyPage?: stri
       digest: sections.digest,
     })
     .from(sections)
+    .where(and(eq(sections.websiteId, websiteId), pageIds && inArray(sections.pageId, [...pageIds])))
+    .orderBy(asc(sections.pageId), asc(sections.position));
+  const sectionsOf = byPage(sectionRows);
+  return pageRows.map((p) => ({ ...p, sections: sectionsOf.get(p.id) ?? [] }));
+}
+
+/**
+ * The live pages `pageIds` (those in the snapshot; every page without it) with their section digests,
+ * in the snapshot's order.
+ */
+export async function loadPublishedDigest(
+  tx: Db,
+  websiteId: string,
+  pageIds?: readonly string[],
+): Promise<DiffPage[]> {
+  if (pageIds?.length === 0) return [];
+  const pageRows = await tx
+    .select()
+    .from(publishedPageDigests)
     .where(
       and(
-        eq(sections.websiteId, websiteId),
-        onlyPage === undefined ? undefined : eq(sections.pageId, onlyPage),
+        eq(publishedPageDigests.websiteId, websiteId),
+        pageIds && inArray(publishedPageDigests.pageId, [...pageIds]),
       ),
     )
-    .orderBy(asc(sections.pageId), asc(sections.position));
-  const byPage = new Map<string, DiffSection[]>();
-  for (const { pageId, ...s } of sectionRows) {
-    const list = byPage.get(pageId) ?? [];
+    .orderBy(asc(publishedPageDigests.position));
+  const sectionRows = await tx
+    .select({
+      id: publishedSectionDigests.sectionId,
+      pageId: publishedSectionDigests.pageId,
+      type: publishedSectionDigests.type,
+      hidden: publishedSectionDigests.hidden,
+      digest: publishedSectionDigests.digest,
+    })
+    .from(publishedSectionDigests)
+    .where(
+      and(
+        eq(publishedSectionDigests.websiteId, websiteId),
+        pageIds && inArray(publishedSectionDigests.pageId, [...pageIds]),
+      ),
+    )
+    .orderBy(asc(publishedSectionDigests.pageId), asc(publishedSectionDigests.position));
+  const sectionsOf = byPage(sectionRows);
+  return pageRows.map((p) => ({
+    id: p.pageId,
+    slug: p.slug,
+    title: p.title,
+    kind: p.kind,
+    ...(p.hasExcerpt ? { excerpt: p.excerpt } : {}),
+    seoTitle: p.seoTitle,
+    seoDescription: p.seoDescription,
+    sections: sectionsOf.get(p.pageId) ?? [],
+  }));
+}
+
+/** Rows grouped by page, in the order they come in. */
+function byPage(rows: Array<DiffSection & { pageId: string }>): Map<string, DiffSection[]> {
+  const out = new Map<string, DiffSection[]>();
+  for (const { pageId, ...s } of rows) {
+    const list = out.get(pageId) ?? [];
     list.push(s);
-    byPage.set(pageId, list);
+    out.set(pageId, list);
   }
-  return pageRows.map((p) => ({ ...p, sections: byPage.get(p.id) ?? [] }));
-}
-
-type PublishedRow = {
-  page_id: string;
-  slug: string;
-  title: string;
-  kind: string;
-  excerpt: string | null;
-  has_excerpt: boolean;
-  seo_title: string | null;
-  seo_description: string | null;
-  section_id: string | null;
-  type: string | null;
-  hidden: boolean | null;
-  digest: string | null;
-};
-
-// A published snapshot never changes in place: publishDraft writes a new one with a new publishedAt.
-// So its digest is memoised per (website, publishedRev, publishedAt), a few hundred bytes per section.
-const MEMO_MAX = 200;
-const memo = new Map<string, { pages: DiffPage[] }>();
-
-/** The published digest, memoised by the snapshot's identity (see above). */
-export async function publishedDigest(
-  tx: Db,
-  website: { id: string; publishedRev: number | null; publishedAt: Date | null },
-): Promise<{ pages: DiffPage[] } | null> {
-  if (website.publishedRev === null) return null;
-  const key = `${website.id}:${website.publishedRev}:${website.publishedAt?.getTime() ?? 0}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const live = (await loadPublishedDigest(tx, website.id)) ?? { pages: [] };
-  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
-  memo.set(key, live);
-  return live;
-}
-
-/** The published snapshot's pages and section digests, in order; null when the site is not live. */
-async function loadPublishedDigest(tx: Db, websiteId: string): Promise<{ pages: DiffPage[] } | null> {
-  const result = await tx.execute(sql`
-    select p->>'id' as page_id, p->>'slug' as slug, p->>'title' as title, p->>'kind' as kind,
-           p->>'excerpt' as excerpt, p ? 'excerpt' as has_excerpt,
-           p->>'seoTitle' as seo_title, p->>'seoDescription' as seo_description,
-           s->>'id' as section_id, s->>'type' as type, (s->>'hidden')::boolean as hidden,
-           md5(coalesce(s->'content', 'null'::jsonb)::text || '|' || coalesce(s->'layout', 'null'::jsonb)::text) as digest
-    from websites w
-    cross join lateral jsonb_array_elements(w.published->'pages') with ordinality as pp(p, pi)
-    left join lateral jsonb_array_elements(p->'sections') with ordinality as ss(s, si) on true
-    where w.id = ${websiteId} and w.published is not null
-    order by pp.pi, ss.si`);
-  const rows = (result as unknown as { rows: PublishedRow[] }).rows;
-  if (!rows.length) return null;
-  const out: DiffPage[] = [];
-  for (const r of rows) {
-    let page = out[out.length - 1];
-    if (!page || page.id !== r.page_id) {
-      page = {
-        id: r.page_id,
-        slug: r.slug,
-        title: r.title,
-        kind: r.kind,
-        ...(r.has_excerpt ? { excerpt: r.excerpt } : {}),
-        seoTitle: r.seo_title,
-        seoDescription: r.seo_description,
-        sections: [],
-      };
-      out.push(page);
-    }
-    if (r.section_id) {
-      page.sections.push({
-        id: r.section_id,
-        type: r.type ?? '',
-        hidden: r.hidden === true,
-        digest: r.digest ?? '',
-      });
-    }
-  }
-  return { pages: out };
+  return out;
 }

@@ -96,7 +96,7 @@ export const publishKind = defineKind<PublishSubject>({
   }),
   async execute(ctx) {
     const snapshot = await publishDraft(ctx.tx, ctx.website.id, ctx.now);
-    return { published: true, publishedRevision: snapshot.rev, pages: snapshot.pages.length };
+    return { published: true, publishedRevision: snapshot.rev, pages: snapshot.pages };
   },
 });
 

@@ -12,7 +12,7 @@ import type { DirectSiteCtx } from '../../domain/context.js';
 import { diffDraft } from '../../domain/pages/draft-changes.js';
 import { changedSections, pageStatus } from '../../domain/pages/page-status.js';
 import { reviewPublish } from '../../domain/pages/publish-review.js';
-import { loadDraftDigest, publishedDigest } from '../../domain/sites/digest.js';
+import { loadDraftDigest, loadPublishedDigest } from '../../domain/sites/digest.js';
 import { websiteRowOf } from '../../domain/sites/row.js';
 import { loadSiteView, sitePathOf } from '../../domain/sites/view.js';
 import { notFound } from '../../kernel/errors.js';
@@ -28,13 +28,16 @@ const { scope, area, role, annotations } = get_page;
 const site = { scope, area, role, annotations };
 
 /**
- * The draft (or one page of it) and the live site as digests, and what differs between them: what
- * list_draft_changes compares, without reading any section's content. With `onlyPage`, only the
- * changes of that page hold (the rest of the live site counts as removed).
+ * The draft and the live site as digests (every page, or the one page `onlyPage` on both sides), and
+ * what differs between them: what list_draft_changes compares, without reading any section's content.
  */
 async function digests(ctx: DirectSiteCtx, onlyPage?: string) {
-  const draft = await loadDraftDigest(ctx.db, ctx.website.id, onlyPage);
-  const live = await publishedDigest(ctx.db, await websiteRowOf(ctx));
+  const pageIds = onlyPage === undefined ? undefined : [onlyPage];
+  const draft = await loadDraftDigest(ctx.db, ctx.website.id, pageIds);
+  const live =
+    (await websiteRowOf(ctx)).publishedRev === null
+      ? null
+      : { pages: await loadPublishedDigest(ctx.db, ctx.website.id, pageIds) };
   return { draft, live, changes: diffDraft(draft, live) };
 }
 
