@@ -151,7 +151,10 @@ function useBaselineWasmCompiler(): void {
 export async function createPglite(dataDir?: string, image?: Blob): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { SyncingNodeFS } = await import('./pglite-fsync.js');
+  // pg_trgm: the trigram indexes an erasure's search of free text walks (migration 0021), as on PostgreSQL.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   return PGlite.create({
+    extensions: { pg_trgm },
     ...(dataDir ? { fs: new SyncingNodeFS(dataDir) } : {}),
     ...(image ? { loadDataDir: image } : {}),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_START_PARAMS],

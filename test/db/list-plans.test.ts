@@ -1,14 +1,16 @@
 // The customer lists read a page, not the website's records: on a website with 20,000 leads, bookings
 // and contacts (bulk SQL, analysed), the first page and a later page of each list are planned as a walk
 // of the table's list index with no sort of the website's rows, and answer at most the page size plus
-// one. A query plan, not a timing: it holds on the embedded database and on PostgreSQL alike.
-import { sql } from 'drizzle-orm';
+// one; an erasure's search of their free text walks a trigram index. A query plan, not a timing: it
+// holds on the embedded database and on PostgreSQL alike.
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookings, contacts, leads } from '../../src/db/schema.js';
 import type { Demo } from '../../src/demo/seed.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import type { DirectSiteCtx } from '../../src/domain/context.js';
 import { encodeCursor } from '../../src/domain/crm/cursor.js';
+import { mentionedIn } from '../../src/domain/crm/erase.js';
 import { pageQuery } from '../../src/domain/crm/list.js';
 import type { Database } from '../../src/db/client.js';
 import { testDatabase, uniqueTag } from '../helpers/db.js';
@@ -76,5 +78,21 @@ describe.each([
     const next = await later;
     // The next page starts right after the cursor's row: nothing skipped, nothing repeated.
     expect(next[0]!.id).toBe(rows[25]!.id);
+  });
+});
+
+// An erasure searches the free text of every record of the website for the address (a visitor's
+// message, the owner's note): planned as a walk of the table's trigram index, not a read of each record.
+describe.each([
+  ['leads', leads, [leads.message, leads.note], 'leads_free_text_idx'],
+  ['bookings', bookings, [bookings.message, bookings.note], 'bookings_free_text_idx'],
+  ['contacts', contacts, [contacts.note], 'contacts_free_text_idx'],
+] as const)('the erasure search of %s', (_name, table, cols, index) => {
+  it('walks its trigram index', async () => {
+    const query = database.db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.websiteId, demo.websites.main), mentionedIn([...cols], 'p17@example.com')));
+    expect(await planOf(query)).toContain(index);
   });
 });

@@ -261,4 +261,53 @@ describe('customers', () => {
     ).toBe(400);
     expect(await scan(p.email)).toEqual(hitsBefore);
   });
+
+  it('finds the address in notes and messages whatever its case, and takes its _ and % literally', async () => {
+    const d = await s.seed();
+    const tag = uniqueTag().toLowerCase();
+    const email = `robin_p%${tag}@example.com`;
+    // What a wildcard reading of the address would also match: someone else's, left alone.
+    const other = `robinxpz${tag}@example.com`;
+    const site = d.websites.main;
+    const [lead, booking, contact] = [newId('lead'), newId('bkg'), newId('ctc')];
+    await db()
+      .insert(leads)
+      .values({
+        id: lead,
+        websiteId: site,
+        status: 'new',
+        name: 'A friend',
+        message: `Write to ${other} too.`,
+        note: `Robin is ${email.toUpperCase()}.`,
+      });
+    const at = new Date(Date.now() + 86_400_000);
+    await db()
+      .insert(bookings)
+      .values({
+        id: booking,
+        websiteId: site,
+        status: 'requested',
+        customerName: 'Sam',
+        message: `Bring ${email} along`,
+        note: `Also ${other}`,
+        startsAt: at,
+        endsAt: new Date(at.getTime() + 3_600_000),
+      });
+    await db()
+      .insert(contacts)
+      .values({ id: contact, websiteId: site, status: 'customer', name: 'Sam', note: `Partner: ${email}` });
+    const web = await signIn(s.url, d.users.owner.email, d.users.owner.password);
+    await web.get(customersOf(site));
+    const r = await web.post(`${customersOf(site)}/erase`, { email });
+    expect(r.status).toBe(303);
+
+    const [l] = await db().select().from(leads).where(eq(leads.id, lead));
+    expect(l!.note).toBe('Robin is [erased].');
+    expect(l!.message).toBe(`Write to ${other} too.`);
+    const [b] = await db().select().from(bookings).where(eq(bookings.id, booking));
+    expect(b!.message).toBe('Bring [erased] along');
+    expect(b!.note).toBe(`Also ${other}`);
+    const [c] = await db().select().from(contacts).where(eq(contacts.id, contact));
+    expect(c!.note).toBe('Partner: [erased]');
+  });
 });

@@ -14,6 +14,19 @@ export const listOrderKey = (createdAt: AnyPgColumn) =>
 const listIndex = (table: string, t: { websiteId: AnyPgColumn; createdAt: AnyPgColumn; id: AnyPgColumn }) =>
   index(`${table}_list_idx`).on(t.websiteId, listOrderKey(t.createdAt), t.id);
 
+/**
+ * A record's free text as an erasure searches it for an address (src/domain/crm/erase.ts): the fields
+ * in lower case, joined by a space (an address has none, so no match spans two fields). A trigram index
+ * on the same expression (pg_trgm) serves a `like '%address%'` search without reading every record.
+ */
+export const freeText = (...cols: AnyPgColumn[]) =>
+  sql`lower(${sql.join(
+    cols.map((c) => sql`coalesce(${c}, '')`),
+    sql` || ' ' || `,
+  )})`;
+const freeTextIndex = (table: string, ...cols: AnyPgColumn[]) =>
+  index(`${table}_free_text_idx`).using('gin', sql`${freeText(...cols)} gin_trgm_ops`);
+
 const crmColumns = {
   id: text('id').primaryKey(),
   websiteId: text('website_id')
@@ -42,6 +55,7 @@ export const leads = pgTable(
     index('leads_website_idx').on(t.websiteId, t.createdAt),
     listIndex('leads', t),
     index('leads_email_idx').on(t.websiteId, sql`lower(${t.email})`),
+    freeTextIndex('leads', t.message, t.note),
   ],
 );
 
@@ -63,6 +77,7 @@ export const bookings = pgTable(
     index('bookings_website_idx').on(t.websiteId, t.startsAt),
     listIndex('bookings', t),
     index('bookings_email_idx').on(t.websiteId, sql`lower(${t.customerEmail})`),
+    freeTextIndex('bookings', t.message, t.note),
   ],
 );
 
@@ -81,6 +96,7 @@ export const contacts = pgTable(
     index('contacts_website_idx').on(t.websiteId, t.createdAt),
     listIndex('contacts', t),
     index('contacts_email_idx').on(t.websiteId, sql`lower(${t.email})`),
+    freeTextIndex('contacts', t.note),
   ],
 );
 

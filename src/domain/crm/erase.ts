@@ -14,6 +14,7 @@ import {
   bookings,
   contacts,
   documents,
+  freeText,
   invitations,
   leads,
   mailOutbox,
@@ -56,6 +57,14 @@ function erasableEmail(raw: string): string {
 const same = (col: PgColumn, email: string) => sql`lower(${col}) = ${email}`;
 const mentions = (col: PgColumn | SQL, email: string) =>
   sql`position(${email} in lower(coalesce(${col}, ''))) > 0`;
+/** A `like` pattern matching the address anywhere in a text (its own `%`, `_` and `\` taken literally). */
+const anywhere = (email: string) => `%${email.replace(/[\\%_]/g, '\\$&')}%`;
+/**
+ * Whether a record's free text (the fields of `freeText`, src/db/tables/business.ts) holds the address:
+ * the expression of the table's trigram index, so the search walks the index, not every record.
+ */
+export const mentionedIn = (cols: PgColumn[], email: string) =>
+  sql`${freeText(...cols)} like ${anywhere(email)}`;
 /** The address replaced in free text, whatever its case. */
 const scrub = (col: PgColumn, pattern: string) => sql`regexp_replace(${col}, ${pattern}, '[erased]', 'gi')`;
 const pattern = (email: string) => email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -117,25 +126,15 @@ export async function erasePerson(ctx: SiteCtx, rawEmail: string): Promise<Erasu
   await ctx.tx
     .update(leads)
     .set({ message: scrub(leads.message, pat), note: scrub(leads.note, pat) })
-    .where(
-      and(
-        eq(leads.websiteId, site),
-        sql`(${mentions(leads.message, email)} or ${mentions(leads.note, email)})`,
-      ),
-    );
+    .where(and(eq(leads.websiteId, site), mentionedIn([leads.message, leads.note], email)));
   await ctx.tx
     .update(bookings)
     .set({ message: scrub(bookings.message, pat), note: scrub(bookings.note, pat) })
-    .where(
-      and(
-        eq(bookings.websiteId, site),
-        sql`(${mentions(bookings.message, email)} or ${mentions(bookings.note, email)})`,
-      ),
-    );
+    .where(and(eq(bookings.websiteId, site), mentionedIn([bookings.message, bookings.note], email)));
   await ctx.tx
     .update(contacts)
     .set({ note: scrub(contacts.note, pat) })
-    .where(and(eq(contacts.websiteId, site), mentions(contacts.note, email)));
+    .where(and(eq(contacts.websiteId, site), mentionedIn([contacts.note], email)));
 
   const drafts = await ctx.tx
     .update(documents)
