@@ -10,6 +10,7 @@ import type { Demo } from '../../src/demo/seed.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import type { DirectSiteCtx } from '../../src/domain/context.js';
 import { encodeCursor } from '../../src/domain/crm/cursor.js';
+import { bookingLists } from '../../src/domain/bookings/owner.js';
 import { mentionedIn } from '../../src/domain/crm/erase.js';
 import { pageQuery } from '../../src/domain/crm/list.js';
 import type { Database } from '../../src/db/client.js';
@@ -94,5 +95,21 @@ describe.each([
       .from(table)
       .where(and(eq(table.websiteId, demo.websites.main), mentionedIn([...cols], 'p17@example.com')));
     expect(await planOf(query)).toContain(index);
+  });
+});
+
+// The console's bookings page: each of its lists is an index range of at most a page, whatever the
+// bookings ahead (here 20,000 of them, none a request or confirmed).
+describe('the console bookings lists', () => {
+  it.each([
+    ['upcoming', 'bookings_status_idx'],
+    ['requested', 'bookings_status_idx'],
+    ['closedAhead', 'bookings_closed_idx'],
+    ['begun', 'bookings_website_idx'],
+  ] as const)('%s walks %s', async (list, index) => {
+    const query = bookingLists(database.db, demo.websites.main, new Date())[list];
+    const plan = await planOf(query);
+    expect(plan).toContain(index);
+    expect(plan).not.toMatch(/Seq Scan on bookings/);
   });
 });

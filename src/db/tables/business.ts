@@ -59,6 +59,9 @@ export const leads = pgTable(
   ],
 );
 
+/** A booking that is neither a request nor confirmed: declined, cancelled, done (bookings_closed_idx). */
+export const CLOSED_BOOKING = (status: AnyPgColumn) => sql`${status} not in ('requested', 'confirmed')`;
+
 export const bookings = pgTable(
   'bookings',
   {
@@ -75,6 +78,10 @@ export const bookings = pgTable(
   },
   (t) => [
     index('bookings_website_idx').on(t.websiteId, t.startsAt),
+    // The console's lists (src/domain/bookings/owner.ts): upcoming and requested by status, soonest
+    // first; the closed ones by time.
+    index('bookings_status_idx').on(t.websiteId, t.status, t.startsAt, t.id),
+    index('bookings_closed_idx').on(t.websiteId, t.startsAt, t.id).where(CLOSED_BOOKING(t.status)),
     listIndex('bookings', t),
     index('bookings_email_idx').on(t.websiteId, sql`lower(${t.customerEmail})`),
     freeTextIndex('bookings', t.message, t.note),

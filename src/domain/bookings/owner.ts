@@ -7,10 +7,11 @@
 // compared first, so a stale form or a second owner acting at the same moment is refused with nothing
 // changed. A slot is taken by another confirmed booking of the same website whose time overlaps: a
 // request, a declined and a cancelled booking hold none.
-import { type SQL, and, asc, desc, eq, gt, lt, ne, not, or } from 'drizzle-orm';
-import { bookings, services, websites } from '../../db/schema.js';
+import { type SQL, and, asc, desc, eq, gt, lt, ne, not } from 'drizzle-orm';
+import { CLOSED_BOOKING, bookings, services, websites } from '../../db/schema.js';
 import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
+import type { Db } from '../../db/client.js';
 import type { SiteCtx } from '../context.js';
 import { DATE, TIME, requestedStart, timeZoneOf } from '../crm/booking-request.js';
 import { queueMail } from '../mail/outbox.js';
@@ -353,6 +354,33 @@ export type OwnerBooking = {
 const SHOWN = 100;
 
 /**
+ * The console's lists as queries, each an index range of at most a page (test/db/list-plans.test.ts):
+ * upcoming and requested soonest first (bookings_status_idx); the rest latest first, as the closed ones
+ * ahead (bookings_closed_idx) and then those that have begun (bookings_website_idx, back from now). One
+ * condition over both of the last would walk every booking ahead.
+ */
+export function bookingLists(db: Db, websiteId: string, now: Date) {
+  const site = eq(bookings.websiteId, websiteId);
+  const ahead = gt(bookings.startsAt, now);
+  const read = (where: SQL | undefined, order: SQL[]) =>
+    db
+      .select({ b: bookings, service: services.name })
+      .from(bookings)
+      .leftJoin(services, eq(services.id, bookings.serviceId))
+      .where(where)
+      .orderBy(...order)
+      .limit(SHOWN);
+  const soonest = [asc(bookings.startsAt), asc(bookings.id)];
+  const latest = [desc(bookings.startsAt), desc(bookings.id)];
+  return {
+    upcoming: read(and(site, eq(bookings.status, 'confirmed'), ahead), soonest),
+    requested: read(and(site, eq(bookings.status, 'requested')), soonest),
+    closedAhead: read(and(site, ahead, CLOSED_BOOKING(bookings.status)), latest),
+    begun: read(and(site, not(ahead), ne(bookings.status, 'requested')), latest),
+  };
+}
+
+/**
  * The bookings as the console shows them: upcoming (confirmed, not started) soonest first, then the
  * requests soonest first, then the rest (past or closed) latest first. Visitor text is stripped of
  * invisible characters and shown as text.
@@ -362,27 +390,13 @@ export async function bookingsOf(ctx: SiteCtx): Promise<{
   requested: OwnerBooking[];
   past: OwnerBooking[];
 }> {
-  const site = eq(bookings.websiteId, ctx.website.id);
-  const confirmed = eq(bookings.status, 'confirmed');
-  const requested = eq(bookings.status, 'requested');
-  const ahead = gt(bookings.startsAt, ctx.now);
-  const read = (where: SQL | undefined, order: SQL[]) =>
-    ctx.tx
-      .select({ b: bookings, service: services.name })
-      .from(bookings)
-      .leftJoin(services, eq(services.id, bookings.serviceId))
-      .where(where)
-      .orderBy(...order)
-      .limit(SHOWN);
-  const soonest = [asc(bookings.startsAt), asc(bookings.id)];
-  const [up, req, rest] = [
-    await read(and(site, confirmed, ahead), soonest),
-    await read(and(site, requested), soonest),
-    await read(and(site, ne(bookings.status, 'requested'), or(not(confirmed), not(ahead))), [
-      desc(bookings.startsAt),
-      desc(bookings.id),
-    ]),
-  ];
+  const lists = bookingLists(ctx.tx, ctx.website.id, ctx.now);
+  // One after the other: a transaction is one connection.
+  const up = await lists.upcoming;
+  const req = await lists.requested;
+  const closedAhead = await lists.closedAhead;
+  const before = await lists.begun;
+  const rest = [...closedAhead, ...before].slice(0, SHOWN);
   const clean = (s: string | null) => (s === null ? null : stripInvisible(s));
   const view = ({ b, service }: (typeof up)[number]): OwnerBooking => ({
     id: b.id,

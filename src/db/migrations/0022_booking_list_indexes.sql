@@ -1,0 +1,2 @@
+CREATE INDEX "bookings_status_idx" ON "bookings" USING btree ("website_id","status","starts_at","id");--> statement-breakpoint
+CREATE INDEX "bookings_closed_idx" ON "bookings" USING btree ("website_id","starts_at","id") WHERE "bookings"."status" not in ('requested', 'confirmed');
