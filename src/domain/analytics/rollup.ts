@@ -22,22 +22,31 @@ export const utcDayOf = (d: Date) => d.toISOString().slice(0, 10);
 /** Midnight UTC of the day `d` falls in. */
 export const startOfUtcDay = (d: Date) => new Date(`${utcDayOf(d)}T00:00:00.000Z`);
 
-/** The rows of analytics_daily for the events `where` selects, by website and UTC day. */
-function aggregated(where: SQL): SQL {
+/** The figures a day is rolled up into: by kind, by page, by referrer, and all visits. */
+export type Dim = 'kind' | 'path' | 'referrer' | 'visit';
+const ALL_DIMS: readonly Dim[] = ['kind', 'path', 'referrer', 'visit'];
+
+/**
+ * The rows of analytics_daily for the events `where` selects, by website and UTC day: every figure, or
+ * those of `dims` alone (each is one more read of the events).
+ */
+function aggregated(where: SQL, dims: readonly Dim[] = ALL_DIMS): SQL {
   const day = sql`(occurred_at at time zone 'UTC')::date`;
   const figures = sql`count(*)::int, count(distinct visitor_hash)::int`;
-  return sql`
-    select website_id, ${day} as day, 'kind' as dim, kind as key, ${figures} from analytics_events
-      where ${where} group by 1, 2, 4
-    union all
-    select website_id, ${day}, 'path', path, ${figures} from analytics_events
-      where ${where} and kind = 'pageview' group by 1, 2, 4
-    union all
-    select website_id, ${day}, 'referrer', referrer, ${figures} from analytics_events
-      where ${where} and kind = 'pageview' and referrer is not null group by 1, 2, 4
-    union all
-    select website_id, ${day}, 'visit', 'any', ${figures} from analytics_events
-      where ${where} and kind in ('pageview', 'assistant') group by 1, 2`;
+  const of: Record<Dim, SQL> = {
+    kind: sql`select website_id, ${day}, 'kind', kind, ${figures} from analytics_events
+      where ${where} group by 1, 2, 4`,
+    path: sql`select website_id, ${day}, 'path', path, ${figures} from analytics_events
+      where ${where} and kind = 'pageview' group by 1, 2, 4`,
+    referrer: sql`select website_id, ${day}, 'referrer', referrer, ${figures} from analytics_events
+      where ${where} and kind = 'pageview' and referrer is not null group by 1, 2, 4`,
+    visit: sql`select website_id, ${day}, 'visit', 'any', ${figures} from analytics_events
+      where ${where} and kind in ('pageview', 'assistant') group by 1, 2`,
+  };
+  return sql.join(
+    dims.map((d) => of[d]),
+    sql` union all `,
+  );
 }
 
 type LiveRow = { day: string; dim: string; key: string | null; events: number; visitors: number };
@@ -48,9 +57,15 @@ type LiveRow = { day: string; dim: string; key: string | null; events: number; v
  * subquery for the summaries to group as they need. How far the rollup has gone is read first, so the
  * events are read from a known time on (an index range the planner can size); the events not rolled
  * up yet (today's) are then aggregated once, here, and the subquery carries their few rows as a
- * parameter, so the summaries' several queries do not each read the day's events again.
+ * parameter, so the summaries' several queries do not each read the day's events again. `dims`: the
+ * figures the caller reads (each is one more read of the day's events), all of them by default.
  */
-export async function dailyFigures(db: Db, websiteId: string, since: Date): Promise<SQL> {
+export async function dailyFigures(
+  db: Db,
+  websiteId: string,
+  since: Date,
+  dims: readonly Dim[] = ALL_DIMS,
+): Promise<SQL> {
   const [state] = await db
     .select({ through: analyticsRollup.through })
     .from(analyticsRollup)
@@ -60,11 +75,15 @@ export async function dailyFigures(db: Db, websiteId: string, since: Date): Prom
   const live = sql`website_id = ${websiteId} and occurred_at >= ${liveFrom.toISOString()}::timestamptz`;
   const liveRows = (await db.execute(
     sql`select to_char(day, 'YYYY-MM-DD') as day, dim, key, events, visitors
-        from (${aggregated(live)}) as live (website_id, day, dim, key, events, visitors)`,
+        from (${aggregated(live, dims)}) as live (website_id, day, dim, key, events, visitors)`,
   )) as unknown as { rows: LiveRow[] };
   return sql`(
     select day, dim, key, events, visitors from analytics_daily
       where website_id = ${websiteId} and day >= ${utcDayOf(since)}::date and day <= ${through}::date
+        and dim in (${sql.join(
+          dims.map((d) => sql`${d}`),
+          sql`, `,
+        )})
     union all
     select day, dim, key, events, visitors
       from jsonb_to_recordset(${JSON.stringify(liveRows.rows)}::jsonb)

@@ -4,7 +4,7 @@
 // (`ownerAnalytics`). A fixed number of queries, aggregated in SQL over the daily figures (rollup.ts),
 // whatever the traffic.
 import { type SQL, sql } from 'drizzle-orm';
-import { dailyFigures, startOfUtcDay } from './rollup.js';
+import { type Dim, dailyFigures, startOfUtcDay } from './rollup.js';
 import type { DirectSiteCtx } from '../context.js';
 import { untrusted } from '../untrusted.js';
 
@@ -18,17 +18,24 @@ function daysBetween(since: Date, now: Date): string[] {
   return out;
 }
 
-/** What get_analytics_summary answers: three queries over the daily figures (rollup.ts), and its state. */
+/** The figures summaryOf reads. */
+const SUMMARY_DIMS: readonly Dim[] = ['kind', 'path'];
+
+/**
+ * What get_analytics_summary answers: three queries over the daily figures (rollup.ts), and its state.
+ * It reads the figures by kind and by page alone (SUMMARY_DIMS), so today's events are read twice, not
+ * four times.
+ */
 export async function analyticsSummary(ctx: DirectSiteCtx, days: number) {
-  return summaryOf(ctx, days, await figuresOf(ctx, days));
+  return summaryOf(ctx, days, await figuresOf(ctx, days, SUMMARY_DIMS));
 }
 
 /** Whole UTC days: the rolled-up days and today's events, never a day cut in the middle. */
 const sinceOf = (ctx: DirectSiteCtx, days: number) =>
   startOfUtcDay(new Date(ctx.now.getTime() - days * DAY_MS));
 
-const figuresOf = (ctx: DirectSiteCtx, days: number) =>
-  dailyFigures(ctx.db, ctx.website.id, sinceOf(ctx, days));
+const figuresOf = (ctx: DirectSiteCtx, days: number, dims?: readonly Dim[]) =>
+  dailyFigures(ctx.db, ctx.website.id, sinceOf(ctx, days), dims);
 
 async function summaryOf(ctx: DirectSiteCtx, days: number, figures: SQL) {
   const since = sinceOf(ctx, days);
