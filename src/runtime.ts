@@ -1,6 +1,6 @@
 // Assembles one Sitegate process from a Config: database, services, limits, Activity, HTTP app and
 // the background jobs (Activity retention, session clean-up). Tests build it in-process the same way.
-import { rollUpAnalytics } from './domain/analytics/rollup.js';
+import { rollUpAnalytics, rollUpToday } from './domain/analytics/rollup.js';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -134,6 +134,8 @@ export const JOBS: Job[] = [
     everyMs: 600_000,
     run: (d) => rollUpAnalytics(d.services.db, d.services.clock()),
   },
+  // Today's figures so far, so a summary reads the last minute's events alone (rollup.ts).
+  { name: 'analytics-today', everyMs: 60_000, run: (d) => rollUpToday(d.services.db, d.services.clock()) },
   // Visitor salts of days that are over are deleted (R-VIS-3: unique visitors, daily rotating salt).
   {
     name: 'visitor-salts',

@@ -84,6 +84,8 @@ export const analyticsEvents = pgTable(
     index('analytics_website_idx').on(t.websiteId, t.occurredAt),
     // The rollup of a day and the retention purge read by time alone, across websites.
     index('analytics_occurred_idx').on(t.occurredAt),
+    // Whether a visitor was already counted today (the events since analytics_today was built).
+    index('analytics_visitor_idx').on(t.websiteId, t.visitorHash, t.occurredAt),
   ],
 );
 
@@ -114,7 +116,29 @@ export const analyticsDaily = pgTable(
 export const analyticsRollup = pgTable('analytics_rollup', {
   id: integer('id').primaryKey(),
   through: date('through', { mode: 'string' }).notNull(),
+  /** How far analytics_today goes: the events before it, of the days after `through`, are in it. */
+  provisionalThrough: ts('provisional_through'),
 });
+
+/**
+ * The figures of the days not rolled up yet (today's), as analytics_daily holds a day's, from their
+ * start up to `analytics_rollup.provisional_through`: rebuilt every minute (src/domain/analytics
+ * /rollup.ts), so a summary reads today's events since then alone.
+ */
+export const analyticsToday = pgTable(
+  'analytics_today',
+  {
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    events: integer('events').notNull(),
+    visitors: integer('visitors').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.day, t.dim, t.key] })],
+);
 
 /**
  * Keys of the anonymous visitor side, shared by every process through the database: `form` signs the

@@ -6,7 +6,7 @@
 // days are different hashes and add up exactly.
 import { type SQL, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { analyticsDaily, analyticsRollup } from '../../db/schema.js';
+import { analyticsDaily, analyticsRollup, analyticsToday } from '../../db/schema.js';
 import { deleteInBatches } from '../../db/purge.js';
 import { type LockFirst, transaction } from '../../db/transactions.js';
 
@@ -26,22 +26,41 @@ export const startOfUtcDay = (d: Date) => new Date(`${utcDayOf(d)}T00:00:00.000Z
 export type Dim = 'kind' | 'path' | 'referrer' | 'visit';
 const ALL_DIMS: readonly Dim[] = ['kind', 'path', 'referrer', 'visit'];
 
+/** The events of a figure's key as another event `p` of the same visitor would count under it. */
+const SAME_KEY: Record<Dim, SQL> = {
+  kind: sql`p.kind = e.kind`,
+  path: sql`p.kind = 'pageview' and p.path = e.path`,
+  referrer: sql`p.kind = 'pageview' and p.referrer = e.referrer`,
+  visit: sql`p.kind in ('pageview', 'assistant')`,
+};
+
 /**
- * The rows of analytics_daily for the events `where` selects, by website and UTC day: every figure, or
- * those of `dims` alone (each is one more read of the events).
+ * The rows of analytics_daily for the events `where` selects (of analytics_events as `e`), by website
+ * and UTC day: every figure, or those of `dims` alone (each is one more read of the events). With
+ * `countedBefore` (an instant), a visitor who already has an event under the same figure earlier that
+ * day and before that instant is not counted again: those are in analytics_today's visitors.
  */
-function aggregated(where: SQL, dims: readonly Dim[] = ALL_DIMS): SQL {
-  const day = sql`(occurred_at at time zone 'UTC')::date`;
-  const figures = sql`count(*)::int, count(distinct visitor_hash)::int`;
+function aggregated(where: SQL, dims: readonly Dim[] = ALL_DIMS, countedBefore?: Date): SQL {
+  const day = sql`(e.occurred_at at time zone 'UTC')::date`;
+  const figures = (dim: Dim) => {
+    if (!countedBefore) return sql`count(*)::int, count(distinct e.visitor_hash)::int`;
+    // Probed through analytics_visitor_idx: the visitor's own events of that day, a handful.
+    const seen = sql`exists (select 1 from analytics_events p
+      where p.website_id = e.website_id and p.visitor_hash = e.visitor_hash
+        and p.occurred_at >= (${day})::timestamp at time zone 'UTC'
+        and p.occurred_at < ${countedBefore.toISOString()}::timestamptz and ${SAME_KEY[dim]})`;
+    return sql`count(*)::int, (count(distinct e.visitor_hash) filter (where not ${seen}))::int`;
+  };
   const of: Record<Dim, SQL> = {
-    kind: sql`select website_id, ${day}, 'kind', kind, ${figures} from analytics_events
+    kind: sql`select e.website_id, ${day}, 'kind', e.kind, ${figures('kind')} from analytics_events e
       where ${where} group by 1, 2, 4`,
-    path: sql`select website_id, ${day}, 'path', path, ${figures} from analytics_events
-      where ${where} and kind = 'pageview' group by 1, 2, 4`,
-    referrer: sql`select website_id, ${day}, 'referrer', referrer, ${figures} from analytics_events
-      where ${where} and kind = 'pageview' and referrer is not null group by 1, 2, 4`,
-    visit: sql`select website_id, ${day}, 'visit', 'any', ${figures} from analytics_events
-      where ${where} and kind in ('pageview', 'assistant') group by 1, 2`,
+    path: sql`select e.website_id, ${day}, 'path', e.path, ${figures('path')} from analytics_events e
+      where ${where} and e.kind = 'pageview' group by 1, 2, 4`,
+    referrer: sql`select e.website_id, ${day}, 'referrer', e.referrer, ${figures('referrer')}
+      from analytics_events e
+      where ${where} and e.kind = 'pageview' and e.referrer is not null group by 1, 2, 4`,
+    visit: sql`select e.website_id, ${day}, 'visit', 'any', ${figures('visit')} from analytics_events e
+      where ${where} and e.kind in ('pageview', 'assistant') group by 1, 2`,
   };
   return sql.join(
     dims.map((d) => of[d]),
@@ -53,12 +72,14 @@ type LiveRow = { day: string; dim: string; key: string | null; events: number; v
 
 /**
  * One website's figures by day from `since` (a UTC midnight) on, as rows of (day, dim, key, events,
- * visitors): the rolled-up days from analytics_daily, the rest aggregated from the events. A
- * subquery for the summaries to group as they need. How far the rollup has gone is read first, so the
- * events are read from a known time on (an index range the planner can size); the events not rolled
- * up yet (today's) are then aggregated once, here, and the subquery carries their few rows as a
- * parameter, so the summaries' several queries do not each read the day's events again. `dims`: the
- * figures the caller reads (each is one more read of the day's events), all of them by default.
+ * visitors): the rolled-up days from analytics_daily, the days after them from analytics_today up to
+ * where it was built, and the events since then. A subquery for the summaries to group as they need.
+ * How far the rollups have gone is read first, so the events are read from a known time on (an index
+ * range the planner can size): a minute's events when the provisional rollup runs, the whole of the
+ * days not rolled up otherwise. They are aggregated once, here, and the subquery carries their few rows
+ * as a parameter, so the summaries' several queries do not each read them again. A visitor counted in
+ * analytics_today is not counted again for the same figure and day. `dims`: the figures the caller
+ * reads (each is one more read of the events), all of them by default.
  */
 export async function dailyFigures(
   db: Db,
@@ -67,28 +88,58 @@ export async function dailyFigures(
   dims: readonly Dim[] = ALL_DIMS,
 ): Promise<SQL> {
   const [state] = await db
-    .select({ through: analyticsRollup.through })
+    .select({ through: analyticsRollup.through, provisional: analyticsRollup.provisionalThrough })
     .from(analyticsRollup)
     .where(eq(analyticsRollup.id, 1));
   const through = state?.through ?? NEVER;
-  const liveFrom = new Date(Math.max(since.getTime(), Date.parse(`${through}T00:00:00Z`) + DAY_MS));
-  const live = sql`website_id = ${websiteId} and occurred_at >= ${liveFrom.toISOString()}::timestamptz`;
+  const provisional = state?.provisional ?? null;
+  const afterRolled = Math.max(since.getTime(), Date.parse(`${through}T00:00:00Z`) + DAY_MS);
+  const liveFrom = new Date(Math.max(afterRolled, provisional?.getTime() ?? 0));
+  const live = sql`e.website_id = ${websiteId} and e.occurred_at >= ${liveFrom.toISOString()}::timestamptz`;
   const liveRows = (await db.execute(
     sql`select to_char(day, 'YYYY-MM-DD') as day, dim, key, events, visitors
-        from (${aggregated(live, dims)}) as live (website_id, day, dim, key, events, visitors)`,
+        from (${aggregated(live, dims, provisional ?? undefined)}) as live (website_id, day, dim, key, events, visitors)`,
   )) as unknown as { rows: LiveRow[] };
+  const ofDims = sql.join(
+    dims.map((d) => sql`${d}`),
+    sql`, `,
+  );
   return sql`(
     select day, dim, key, events, visitors from analytics_daily
       where website_id = ${websiteId} and day >= ${utcDayOf(since)}::date and day <= ${through}::date
-        and dim in (${sql.join(
-          dims.map((d) => sql`${d}`),
-          sql`, `,
-        )})
+        and dim in (${ofDims})
+    union all
+    select day, dim, key, events, visitors from analytics_today
+      where ${provisional !== null} and website_id = ${websiteId} and day >= ${utcDayOf(since)}::date
+        and day > ${through}::date and dim in (${ofDims})
     union all
     select day, dim, key, events, visitors
       from jsonb_to_recordset(${JSON.stringify(liveRows.rows)}::jsonb)
         as live (day date, dim text, key text, events int, visitors int)
   ) as figures`;
+}
+
+/**
+ * Builds analytics_today anew: the figures of the days after the last rolled-up one, from their start
+ * up to `now`, for every website, and records how far it goes. The state row is locked, so two
+ * processes build it one after the other. Returns how many rows it holds.
+ */
+export async function rollUpToday(db: Db, now: Date): Promise<number> {
+  return transaction(db, ROLLUP_ONLY, async (tx) => {
+    await tx.insert(analyticsRollup).values({ id: 1, through: NEVER }).onConflictDoNothing();
+    const [state] = await tx.select().from(analyticsRollup).where(eq(analyticsRollup.id, 1)).for('update');
+    // Before any day is rolled up (a new service), the days not rolled are those of every event.
+    const from = new Date(Date.parse(`${state!.through}T00:00:00Z`) + DAY_MS).toISOString();
+    await tx.delete(analyticsToday);
+    const result =
+      (await tx.execute(sql`insert into analytics_today (website_id, day, dim, key, events, visitors)
+      ${aggregated(sql`e.occurred_at >= ${from}::timestamptz and e.occurred_at < ${now.toISOString()}::timestamptz`)}`)) as unknown as {
+        rowCount?: number | null;
+        affectedRows?: number;
+      };
+    await tx.update(analyticsRollup).set({ provisionalThrough: now }).where(eq(analyticsRollup.id, 1));
+    return Number(result.rowCount ?? result.affectedRows ?? 0);
+  });
 }
 
 /**
@@ -116,7 +167,7 @@ export async function rollUpAnalytics(db: Db, now: Date, maxDays = 31): Promise<
       const start = `${next}T00:00:00.000Z`;
       const end = new Date(Date.parse(start) + DAY_MS).toISOString();
       await tx.execute(sql`insert into analytics_daily (website_id, day, dim, key, events, visitors)
-        ${aggregated(sql`occurred_at >= ${start}::timestamptz and occurred_at < ${end}::timestamptz`)}`);
+        ${aggregated(sql`e.occurred_at >= ${start}::timestamptz and e.occurred_at < ${end}::timestamptz`)}`);
       await tx.update(analyticsRollup).set({ through: next }).where(eq(analyticsRollup.id, 1));
       return true;
     });

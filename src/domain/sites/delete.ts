@@ -9,6 +9,7 @@ import { ownedWebsiteIds } from '../../gate/owners.js';
 import type { Db } from '../../db/client.js';
 import {
   analyticsDaily,
+  analyticsToday,
   analyticsEvents,
   assets,
   bookings,
@@ -169,6 +170,7 @@ export async function purgeDeletedSites(db: Db, now: Date): Promise<number> {
         restorePoints,
         analyticsEvents,
         analyticsDaily,
+        analyticsToday,
         invitations,
         websiteMembers,
         mailOutbox,
