@@ -8,7 +8,7 @@
 // Large = a second demo whose main website gets GROWTH_PAGES pages (5 sections each), GROWTH_LEADS
 // leads, a quarter as many bookings and contacts, GROWTH_EVENTS analytics events and as many Activity
 // lines, GROWTH_SITES more websites in its workspace, and decided plans. GROWTH_SCALE (default 1)
-// multiplies them all: 0.1 for a quick look.
+// multiplies them all: 0.1 for a quick look. GROWTH_KEEP=1 keeps the database afterwards.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -120,6 +120,14 @@ async function seedLarge(url: string, d: Demo): Promise<void> {
     await clone(c, table, `website_id = ${w}`, SHAPE.events, {
       id: `(select max(id) from ${table}) + g`,
       [at]: `now() - ${step}`,
+      // As the site records them: a visitor's hash is salted per UTC day (about 3,000 visitors a
+      // day, a few pages each), on the site's pages.
+      ...(table === 'analytics_events'
+        ? {
+            visitor_hash: `md5(((now() - ${step}) at time zone 'UTC')::date::text || '-' || (g % 3000))`,
+            path: `(array['/', '/about', '/menu', '/contact', '/blog'])[1 + g % 5]`,
+          }
+        : {}),
     });
     await c.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
   }
@@ -377,7 +385,9 @@ export async function bench(): Promise<void> {
     clearInterval(sampler);
     await sg.close();
     await database.close().catch(() => {});
-    await root.query(`drop database if exists ${name} with (force)`);
+    // GROWTH_KEEP=1 keeps the seeded database for a look at its plans (psql), and says its name.
+    if (process.env.GROWTH_KEEP === '1') console.log(`kept the database ${name}`);
+    else await root.query(`drop database if exists ${name} with (force)`);
     await root.end();
   }
 }

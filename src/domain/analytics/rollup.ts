@@ -68,6 +68,17 @@ function aggregated(where: SQL, dims: readonly Dim[] = ALL_DIMS, countedBefore?:
   );
 }
 
+/**
+ * A website's figures from its events since `from`, as (day, dim, key, events, visitors), visitors
+ * already counted before `countedBefore` left out (see aggregated); probed through analytics_visitor_idx
+ * (test/db/list-plans.test.ts).
+ */
+export function liveFigures(websiteId: string, from: Date, dims: readonly Dim[], countedBefore?: Date): SQL {
+  const live = sql`e.website_id = ${websiteId} and e.occurred_at >= ${from.toISOString()}::timestamptz`;
+  return sql`select to_char(day, 'YYYY-MM-DD') as day, dim, key, events, visitors
+    from (${aggregated(live, dims, countedBefore)}) as live (website_id, day, dim, key, events, visitors)`;
+}
+
 type LiveRow = { day: string; dim: string; key: string | null; events: number; visitors: number };
 
 /**
@@ -95,10 +106,8 @@ export async function dailyFigures(
   const provisional = state?.provisional ?? null;
   const afterRolled = Math.max(since.getTime(), Date.parse(`${through}T00:00:00Z`) + DAY_MS);
   const liveFrom = new Date(Math.max(afterRolled, provisional?.getTime() ?? 0));
-  const live = sql`e.website_id = ${websiteId} and e.occurred_at >= ${liveFrom.toISOString()}::timestamptz`;
   const liveRows = (await db.execute(
-    sql`select to_char(day, 'YYYY-MM-DD') as day, dim, key, events, visitors
-        from (${aggregated(live, dims, provisional ?? undefined)}) as live (website_id, day, dim, key, events, visitors)`,
+    liveFigures(websiteId, liveFrom, dims, provisional ?? undefined),
   )) as unknown as { rows: LiveRow[] };
   const ofDims = sql.join(
     dims.map((d) => sql`${d}`),
