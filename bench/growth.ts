@@ -23,6 +23,7 @@ import { rollUpAnalytics, rollUpToday } from '../src/domain/analytics/rollup.js'
 import { publishDraft } from '../src/domain/sites/publish.js';
 import { asPerson } from '../src/domain/as-person.js';
 import { erasePerson } from '../src/domain/crm/erase.js';
+import { ownerPublish, ownerPublishView } from '../src/plans/owner-publish.js';
 import { createSitegate } from '../src/runtime.js';
 import { freePort } from '../scripts/free-port.js';
 
@@ -266,7 +267,23 @@ export async function bench(): Promise<void> {
     const demos = { small, large };
     stepPeak('prepare_publish, decided plans, sign-in');
 
-    type Leg = { name: string; run: (d: Demo, cookie: string) => Promise<number> };
+    /** `setup` and `after` run before and after each timed `run`, untimed. */
+    type Leg = {
+      name: string;
+      setup?: (d: Demo) => Promise<void>;
+      after?: (d: Demo) => Promise<void>;
+      run: (d: Demo, cookie: string) => Promise<number>;
+    };
+    // One section edited, so there is one change to prepare or publish.
+    let edits = 0;
+    const editOne = async (d: Demo) => {
+      const done = await call(d, 'update_section_text', {
+        pageId: d.pages.home,
+        sectionId: d.sections.hero,
+        text: { heading: `Fresh bread, batch ${++edits}` },
+      });
+      if (!done) throw new Error('the edit before a publish failed');
+    };
     const page = (name: string, path: (d: Demo) => string): Leg => ({
       name,
       run: async (d, cookie) => {
@@ -312,6 +329,20 @@ export async function bench(): Promise<void> {
           return r.status === 200 && !body.result?.isError ? 200 : 500;
         },
       },
+      { name: 'prepare_publish (one change)', setup: editOne, run: tool('prepare_publish').run },
+      // The owner publishes in the console (the same domain function its form posts to), one change;
+      // then one more edit, so every other leg finds one change pending, as before.
+      {
+        name: 'owner publish (one change)',
+        setup: editOne,
+        after: editOne,
+        run: async (d) => {
+          const services = sg.deps.services;
+          const view = await ownerPublishView(services, d.users.owner.id, d.websites.main);
+          const r = await ownerPublish(services, d.users.owner.id, d.websites.main, view.revision);
+          return r.published ? 200 : 409;
+        },
+      },
       tool('list_pages'),
       tool('get_page', (d) => ({ pageId: d.pages.home })),
       tool('list_draft_changes'),
@@ -342,10 +373,13 @@ export async function bench(): Promise<void> {
         const t = times.get(leg.name)!;
         for (const size of ['small', 'large'] as const) {
           statements = 0;
+          await leg.setup?.(demos[size]);
+          statements = 0;
           const before = peak;
           const t0 = performance.now();
           const status = await leg.run(demos[size], who[size]);
           const ms = performance.now() - t0;
+          await leg.after?.(demos[size]);
           peak = Math.max(peak, process.memoryUsage().rss);
           // Which request raised the serving peak, and by how much (the first time it did).
           if (peak > before + 8 * 2 ** 20)

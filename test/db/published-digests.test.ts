@@ -134,3 +134,38 @@ it('name exactly the pages whose draft differs from the live site', async () => 
   await publish(site);
   expect(await changedPageIds(kit.db, site)).toEqual([]);
 });
+
+it('are brought to a new snapshot in place: a publish of one edit rewrites that section’s row alone', async () => {
+  const w = await kit.workspace();
+  const site = w.websites.main;
+  const added = await kit.call(w.tokens.default, 'add_section', {
+    pageId: w.pages.home,
+    type: 'text',
+    content: { body: 'Since 1950.' },
+  });
+  expect(added.error).toBeUndefined();
+  await publish(site);
+  // A row's xmin is the transaction that last wrote it.
+  const versions = async () =>
+    new Map(
+      (
+        (await kit.db.execute(
+          sql`select section_id, xmin::text as v from published_section_digests where website_id = ${site}`,
+        )) as unknown as { rows: Array<{ section_id: string; v: string }> }
+      ).rows.map((r) => [r.section_id, r.v]),
+    );
+  const before = await versions();
+  expect(before.size).toBeGreaterThan(1);
+  const edit = await kit.call(w.tokens.default, 'update_section_text', {
+    pageId: w.pages.home,
+    sectionId: w.sections.hero,
+    text: { heading: 'Rye on Fridays' },
+  });
+  expect(edit.error).toBeUndefined();
+  await publish(site);
+  const after = await versions();
+  expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+  const rewritten = [...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id);
+  expect(rewritten).toEqual([w.sections.hero]);
+  expect(await liveSections(site)).toEqual(await draftSections(site));
+});

@@ -71,15 +71,16 @@ export async function loadSiteView(
 }
 
 /**
- * The parsed pages of each published snapshot a process has served lately, by website and snapshot:
- * a page view, a visitor's assistant's search and the business card read the live site's row (its
- * revision) and not its whole snapshot, which is read and parsed once per publish in each process. A
- * snapshot is named by its revision and the time it went live, which every publish sets and nothing
- * else writes, so a process never serves another's older snapshot as current. Bounded by the size of
- * the snapshots' JSON; the pages are frozen, as they are shared by every request.
+ * The parsed pages of the published snapshot of each website a process has served lately: a page
+ * view, a visitor's assistant's search and the business card read the live site's row (its revision)
+ * and not its whole snapshot, which is read and parsed once per publish in each process. A snapshot is
+ * named by its revision and the time it went live, which every publish sets and nothing else writes,
+ * so a process never serves another's older snapshot as current; a website keeps one entry, so a newer
+ * snapshot replaces the one before it. Bounded by the size of the snapshots' JSON; the pages are
+ * frozen, as they are shared by every request.
  */
 const PUBLISHED_CACHE_BYTES = 32 * 1024 * 1024;
-const published = new LRUCache<string, { pages: SnapshotPage[]; bytes: number }>({
+const published = new LRUCache<string, { name: string; pages: SnapshotPage[]; bytes: number }>({
   maxSize: PUBLISHED_CACHE_BYTES,
   sizeCalculation: (v) => Math.max(1, v.bytes),
 });
@@ -90,9 +91,9 @@ export async function publishedPages(
   rev: number,
   at: Date | null,
 ): Promise<SnapshotPage[] | null> {
-  const key = `${websiteId}:${rev}:${at?.getTime() ?? 0}`;
-  const hit = published.get(key);
-  if (hit) return hit.pages;
+  const name = `${rev}:${at?.getTime() ?? 0}`;
+  const hit = published.get(websiteId);
+  if (hit?.name === name) return hit.pages;
   const [row] = await db
     .select({
       snapshot: websites.published,
@@ -103,7 +104,7 @@ export async function publishedPages(
   const snap = row?.snapshot as PublishedSnapshot | null | undefined;
   if (!snap || snap.rev !== rev) return snap ? await withDates(db, websiteId, snap.pages) : null;
   const pages = deepFreeze(await withDates(db, websiteId, snap.pages));
-  published.set(key, { pages, bytes: row!.bytes });
+  published.set(websiteId, { name, pages, bytes: row!.bytes });
   return pages;
 }
 
