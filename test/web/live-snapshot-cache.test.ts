@@ -76,3 +76,40 @@ it('the shared pages cannot be changed by a request that reads them', async () =
   expect(again!.pages[0]!.title).toBe(home.title);
   expect(again!.pages[0]!.title).not.toBe('Changed by a reader');
 });
+
+it('after a publish, reads the pages that changed and keeps the others as parsed before', async () => {
+  const d = await a.seed();
+  const site = d.websites.main;
+  const page = await a.call(d.tokens.all, 'create_page', { title: 'Opening hours' });
+  expect(page.ok).toBe(true);
+  const added = await a.call(d.tokens.all, 'add_section', {
+    pageId: page.data!.pageId,
+    type: 'text',
+    content: { body: 'Weekdays 6 to 6.' },
+  });
+  expect(added.ok).toBe(true);
+  const publish = () => db().transaction((tx) => publishDraft(tx, site, new Date()));
+  await publish();
+  const first = (await loadSiteView(db(), site, 'published'))!.pages;
+  const edit = await a.call(d.tokens.all, 'update_section_text', {
+    pageId: d.pages.home,
+    sectionId: d.sections.hero,
+    text: { heading: 'Rye on Fridays' },
+  });
+  expect(edit.ok).toBe(true);
+  await publish();
+  const second = (await loadSiteView(db(), site, 'published'))!.pages;
+  // What a process that never parsed the earlier snapshot reads: the same pages, in the same order.
+  const [row] = await db()
+    .select({ snapshot: websites.published })
+    .from(websites)
+    .where(eq(websites.id, site));
+  expect(JSON.parse(JSON.stringify(second))).toEqual(
+    (row!.snapshot as { pages: unknown[] }).pages.map((p) => JSON.parse(JSON.stringify(p))),
+  );
+  expect(JSON.stringify(second)).toContain('Rye on Fridays');
+  // The page that did not change is the very page parsed before; the edited one was read again.
+  const before = new Map(first.map((p) => [p.id, p]));
+  expect(second.find((p) => p.id === page.data!.pageId)).toBe(before.get(page.data!.pageId as string));
+  expect(second.find((p) => p.id === d.pages.home)).not.toBe(before.get(d.pages.home));
+});

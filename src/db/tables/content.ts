@@ -98,6 +98,8 @@ export const publishedPageDigests = pgTable(
     hasExcerpt: boolean('has_excerpt').notNull(),
     seoTitle: text('seo_title'),
     seoDescription: text('seo_description'),
+    /** md5 of the page as the snapshot holds it (fields and sections): a page whose digest moved changed. */
+    digest: text('digest'),
   },
   (t) => [primaryKey({ columns: [t.websiteId, t.pageId] })],
 );

@@ -5,7 +5,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';
-import { assets, brands, pages as pageRows, websites } from '../../db/schema.js';
+import { assets, brands, pages as pageRows, publishedPageDigests, websites } from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
 import { memberRole } from '../../gate/person.js';
 import { type SnapshotPage, loadDraft } from './draft.js';
@@ -80,10 +80,19 @@ export async function loadSiteView(
  * frozen, as they are shared by every request.
  */
 const PUBLISHED_CACHE_BYTES = 32 * 1024 * 1024;
-const published = new LRUCache<string, { name: string; pages: SnapshotPage[]; bytes: number }>({
+type Parsed = {
+  name: string;
+  pages: SnapshotPage[];
+  /** Each page's digest (published_page_digests): the pages a newer snapshot changed are read alone. */
+  digests: Map<string, string | null>;
+  bytes: number;
+};
+const published = new LRUCache<string, Parsed>({
   maxSize: PUBLISHED_CACHE_BYTES,
   sizeCalculation: (v) => Math.max(1, v.bytes),
 });
+
+const nameOf = (rev: number | null, at: Date | null) => `${rev}:${at?.getTime() ?? 0}`;
 
 export async function publishedPages(
   db: Db,
@@ -91,21 +100,92 @@ export async function publishedPages(
   rev: number,
   at: Date | null,
 ): Promise<SnapshotPage[] | null> {
-  const name = `${rev}:${at?.getTime() ?? 0}`;
+  const name = nameOf(rev, at);
   const hit = published.get(websiteId);
   if (hit?.name === name) return hit.pages;
+  const parsed =
+    (hit && (await changedSince(db, websiteId, name, hit))) ?? (await wholeSnapshot(db, websiteId, name));
+  if (!parsed) return null;
+  if (parsed.name === name) published.set(websiteId, parsed);
+  return parsed.pages;
+}
+
+/** The snapshot read and parsed whole, with its pages' digests (one statement: one snapshot). */
+async function wholeSnapshot(db: Db, websiteId: string, name: string): Promise<Parsed | null> {
   const [row] = await db
     .select({
+      rev: websites.publishedRev,
+      at: websites.publishedAt,
       snapshot: websites.published,
       bytes: sql<number>`octet_length(${websites.published}::text)`.mapWith(Number),
+      digests: sql<Array<
+        [string, string | null]
+      > | null>`(select jsonb_agg(jsonb_build_array(d.page_id, d.digest))
+        from ${publishedPageDigests} d where d.website_id = ${websites.id})`,
     })
     .from(websites)
     .where(eq(websites.id, websiteId));
   const snap = row?.snapshot as PublishedSnapshot | null | undefined;
-  if (!snap || snap.rev !== rev) return snap ? await withDates(db, websiteId, snap.pages) : null;
-  const pages = deepFreeze(await withDates(db, websiteId, snap.pages));
-  published.set(websiteId, { name, pages, bytes: row!.bytes });
-  return pages;
+  if (!row || !snap) return null;
+  const pages = await withDates(db, websiteId, snap.pages);
+  return {
+    name: nameOf(row.rev, row.at),
+    // Served to this request alone when it is not the snapshot asked for (a publish in between).
+    pages: nameOf(row.rev, row.at) === name ? deepFreeze(pages) : pages,
+    digests: new Map(row.digests ?? []),
+    bytes: row.bytes,
+  };
+}
+
+/**
+ * The snapshot `name` from an earlier one this process parsed: the pages whose digest moved are read
+ * from the database and parsed, the others kept as they are. Null when the snapshot is no longer
+ * `name` by the time it is read (the caller reads it whole).
+ */
+async function changedSince(db: Db, websiteId: string, name: string, before: Parsed): Promise<Parsed | null> {
+  const [now] = await db
+    .select({
+      rev: websites.publishedRev,
+      at: websites.publishedAt,
+      order: sql<Array<
+        [string, string | null]
+      > | null>`(select jsonb_agg(jsonb_build_array(d.page_id, d.digest) order by d.position)
+        from ${publishedPageDigests} d where d.website_id = ${websites.id})`,
+    })
+    .from(websites)
+    .where(eq(websites.id, websiteId));
+  if (!now || nameOf(now.rev, now.at) !== name || !now.order) return null;
+  const kept = new Map(before.pages.map((p) => [p.id, p]));
+  const changed = now.order
+    .filter(([id, digest]) => digest === null || before.digests.get(id) !== digest || !kept.has(id))
+    .map(([id]) => id);
+  const [read] = changed.length
+    ? await db
+        .select({
+          rev: websites.publishedRev,
+          at: websites.publishedAt,
+          pages: sql<
+            SnapshotPage[] | null
+          >`(select jsonb_agg(p) from jsonb_array_elements(${websites.published}->'pages') p
+            where p->>'id' in (${sql.join(
+              changed.map((id) => sql`${id}`),
+              sql`, `,
+            )}))`,
+        })
+        .from(websites)
+        .where(eq(websites.id, websiteId))
+    : [{ rev: now.rev, at: now.at, pages: [] as SnapshotPage[] }];
+  if (!read || nameOf(read.rev, read.at) !== name) return null;
+  const fresh = new Map(
+    deepFreeze(await withDates(db, websiteId, read.pages ?? [])).map((p) => [p.id, p] as const),
+  );
+  const pages: SnapshotPage[] = [];
+  for (const [id] of now.order) {
+    const page = fresh.get(id) ?? kept.get(id);
+    if (!page) return null;
+    pages.push(page);
+  }
+  return { name, pages, digests: new Map(now.order), bytes: before.bytes };
 }
 
 function deepFreeze<T>(value: T): T {
