@@ -190,7 +190,11 @@ function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink
   let prev: AnyNode | null = null;
   for (const n of nodes) {
     if (n.type === 'text') {
-      out += (n as unknown as { data: string }).data.replace(/\s+/g, ' ');
+      // Tildes in a row would read as ~~strikethrough~~, which the site's Markdown refuses: escaped,
+      // they show as written.
+      out += (n as unknown as { data: string }).data
+        .replace(/\s+/g, ' ')
+        .replace(/~{2,}/g, (run) => '\\~'.repeat(run.length));
       prev = n;
       continue;
     }

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSectionContent } from '../../src/domain/sections/types.js';
 import { convertPage, safeText } from '../../src/migrate/convert.js';
+import { makeResolver, markdown } from '../../src/web/render/markdown.js';
 import { CRAWL_DEFAULTS, crawl } from '../../src/migrate/crawler.js';
 import { type Guard, createGuard } from '../../src/net/ssrf.js';
 import { type FixtureSite, manyPages, startFixtureSite } from './fixture-site.js';
@@ -105,6 +106,21 @@ describe('converter', () => {
     for (const bad of ['evil', '<script', 'maps.example.com', 'onerror', 'javascript:'])
       expect(json).not.toContain(bad);
     expect(c.actions).toHaveLength(2);
+  });
+});
+
+describe('converter on text that reads as Markdown', () => {
+  it('keeps tildes in a row as written: accepted, and shown as tildes, not struck through', () => {
+    const c = convertPage(
+      '<html><body><p><a href="">0~~0</a> 0~~0 and ~~~ too</p></body></html>',
+      new URL('https://x.example/'),
+      () => `asset_${'0'.repeat(16)}`,
+    );
+    const text = c.sections.find((s) => s.type === 'text')!;
+    expect(parseSectionContent(text.type, text.content)).toMatchObject({ ok: true });
+    const html = markdown(String(text.content.body), makeResolver('/'));
+    expect(html).toContain('0~~0 0~~0 and ~~~ too');
+    expect(html).not.toMatch(/<s>|<del>/);
   });
 });
 
