@@ -89,28 +89,27 @@ export const analyticsEvents = pgTable(
   ],
 );
 
+/** A website's figure of one UTC day: analytics_daily's and analytics_today's rows alike. */
+const figureColumns = () => ({
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
+  day: date('day', { mode: 'string' }).notNull(),
+  dim: text('dim').notNull(),
+  key: text('key').notNull(),
+  events: integer('events').notNull(),
+  visitors: integer('visitors').notNull(),
+});
+
 /**
  * Analytics by UTC day (src/domain/analytics/rollup.ts): per website and day, one row per figure the
  * summaries show (`dim` kind, path, referrer or visit, and its `key`), with its events and distinct
  * visitors. A visitor's hash is salted per day, so visitors of different days add up exactly.
  */
-export const analyticsDaily = pgTable(
-  'analytics_daily',
-  {
-    websiteId: text('website_id')
-      .notNull()
-      .references(() => websites.id),
-    day: date('day', { mode: 'string' }).notNull(),
-    dim: text('dim').notNull(),
-    key: text('key').notNull(),
-    events: integer('events').notNull(),
-    visitors: integer('visitors').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.websiteId, t.day, t.dim, t.key] }),
-    index('analytics_daily_day_idx').on(t.day),
-  ],
-);
+export const analyticsDaily = pgTable('analytics_daily', figureColumns(), (t) => [
+  primaryKey({ columns: [t.websiteId, t.day, t.dim, t.key] }),
+  index('analytics_daily_day_idx').on(t.day),
+]);
 
 /** How far the daily rollup has gone: every UTC day up to `through` is in analytics_daily. One row. */
 export const analyticsRollup = pgTable('analytics_rollup', {
@@ -125,20 +124,9 @@ export const analyticsRollup = pgTable('analytics_rollup', {
  * start up to `analytics_rollup.provisional_through`: rebuilt every minute (src/domain/analytics
  * /rollup.ts), so a summary reads today's events since then alone.
  */
-export const analyticsToday = pgTable(
-  'analytics_today',
-  {
-    websiteId: text('website_id')
-      .notNull()
-      .references(() => websites.id),
-    day: date('day', { mode: 'string' }).notNull(),
-    dim: text('dim').notNull(),
-    key: text('key').notNull(),
-    events: integer('events').notNull(),
-    visitors: integer('visitors').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.websiteId, t.day, t.dim, t.key] })],
-);
+export const analyticsToday = pgTable('analytics_today', figureColumns(), (t) => [
+  primaryKey({ columns: [t.websiteId, t.day, t.dim, t.key] }),
+]);
 
 /**
  * Keys of the anonymous visitor side, shared by every process through the database: `form` signs the
