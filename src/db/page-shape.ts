@@ -1,5 +1,6 @@
-// The one shape of a page with its sections in order. The draft as loaded, the published snapshot
-// (stored in websites.published), what list_draft_changes compares and what the site renders all use it.
+// The one shape of a page with its sections in order. The draft as loaded, the live site (a row per
+// page, published_page_digests.page), what list_draft_changes compares and what the site renders all
+// use it.
 
 /** A section as a page carries it: in the draft as loaded, the published snapshot and every rendering. */
 export type PageSection = { id: string; type: string; content: unknown; layout: unknown; hidden: boolean };

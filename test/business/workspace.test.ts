@@ -26,7 +26,6 @@ describe('create_site', () => {
     expect(site).toMatchObject({
       companyId: d.companyId,
       publishedRev: null,
-      published: null,
       searchVisible: false,
     });
     expect(await db().select().from(pages).where(eq(pages.websiteId, id))).toEqual([]);

@@ -18,6 +18,7 @@ import {
 import { loadDraft } from '../../src/domain/sites/draft.js';
 import { uniqueTag } from '../helpers/db.js';
 import { inSite, testServices } from '../helpers/domain.js';
+import { liveSnapshot } from '../helpers/live.js';
 
 let services: Services;
 let d: Demo;
@@ -30,7 +31,7 @@ beforeAll(async () => {
 async function both(websiteId: string) {
   const [site] = await db().select().from(websites).where(eq(websites.id, websiteId));
   const viaDigest = await draftChanges(db(), site!);
-  const viaContent = diffDraft(await loadDraft(db(), websiteId), site!.published ?? null);
+  const viaContent = diffDraft(await loadDraft(db(), websiteId), await liveSnapshot(db(), websiteId));
   return { viaDigest, viaContent };
 }
 

@@ -1,6 +1,6 @@
-// The live site's digests (migration 0020): a trigger rebuilds a website's published_page_digests and
-// published_section_digests whenever its snapshot is written, by whatever writer, and the change list
-// names from them exactly the pages whose draft differs (changedPageIds, src/domain/sites/digest.ts).
+// The live site, a row per page and per section digest (src/domain/sites/publish.ts): a publish leaves
+// it equal to the draft, writing the pages that changed alone, and the change list names from it exactly
+// the pages whose draft differs (changedPageIds, src/domain/sites/digest.ts).
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import {
@@ -11,7 +11,9 @@ import {
   websites,
 } from '../../src/db/schema.js';
 import { changedPageIds } from '../../src/domain/sites/digest.js';
+import { loadDraft } from '../../src/domain/sites/draft.js';
 import { publishDraft, unpublishSite } from '../../src/domain/sites/publish.js';
+import { liveSnapshot } from '../helpers/live.js';
 import { toolKit } from '../tools/kit.js';
 
 const kit = toolKit();
@@ -37,9 +39,11 @@ const draftSections = (websiteId: string) =>
 
 const publish = (websiteId: string) => kit.db.transaction((tx) => publishDraft(tx, websiteId, new Date()));
 
-it('follow every write of the snapshot: publish, unpublish, and a snapshot written by hand', async () => {
+it('follow publish and unpublish, and the draft’s page order', async () => {
   const w = await kit.workspace();
   const site = w.websites.main;
+  const about = await kit.call(w.tokens.default, 'create_page', { title: 'About' });
+  expect(about.error).toBeUndefined();
   await publish(site);
   const draft = await draftSections(site);
   expect(draft.length).toBeGreaterThan(0);
@@ -51,39 +55,22 @@ it('follow every write of the snapshot: publish, unpublish, and a snapshot writt
     await kit.db.select().from(publishedPageDigests).where(eq(publishedPageDigests.websiteId, site)),
   ).toEqual([]);
 
-  // Any other writer of the column: a snapshot of one page with one hidden section.
-  await kit.db
-    .update(websites)
-    .set({
-      publishedRev: 1,
-      published: {
-        rev: 1,
-        pages: [
-          {
-            id: 'pg_by_hand',
-            slug: 'only',
-            title: 'Only',
-            kind: 'page',
-            seoTitle: null,
-            seoDescription: null,
-            sections: [
-              { id: 'sec_by_hand', type: 'text', content: { body: 'Hi' }, layout: {}, hidden: true },
-            ],
-          },
-        ],
-      },
-    })
-    .where(eq(websites.id, site));
-  const [expected] = (
-    (await kit.db.execute(
-      sql`select md5(${JSON.stringify({ body: 'Hi' })}::jsonb::text || '|' || '{}'::jsonb::text) as d`,
-    )) as unknown as {
-      rows: Array<{ d: string }>;
-    }
-  ).rows;
-  expect(await liveSections(site)).toEqual([
-    { id: 'sec_by_hand', pageId: 'pg_by_hand', hidden: true, digest: expected!.d },
-  ]);
+  // Live again, then one of the draft's pages moved to the end: the live list follows the draft.
+  await publish(site);
+  const [first] = await kit.db.select({ id: pages.id }).from(pages).where(eq(pages.websiteId, site)).limit(1);
+  await kit.db.update(pages).set({ position: 1_000 }).where(eq(pages.id, first!.id));
+  const live = await publish(site);
+  const now = await loadDraft(kit.db, site);
+  expect(live.pages).toBe(now.length);
+  expect(await liveSnapshot(kit.db, site)).toEqual(JSON.parse(JSON.stringify({ rev: live.rev, pages: now })));
+  expect(now.length).toBeGreaterThan(1);
+  expect(now.at(-1)!.id).toBe(first!.id);
+  // Each page's digest is that of the page as it is live.
+  const digests = (await kit.db.execute(
+    sql`select count(*)::int as n from published_page_digests
+        where website_id = ${site} and digest is distinct from md5(page::text)`,
+  )) as unknown as { rows: Array<{ n: number }> };
+  expect(digests.rows[0]!.n).toBe(0);
 });
 
 it('name exactly the pages whose draft differs from the live site', async () => {
@@ -135,7 +122,7 @@ it('name exactly the pages whose draft differs from the live site', async () => 
   expect(await changedPageIds(kit.db, site)).toEqual([]);
 });
 
-it('are brought to a new snapshot in place: a publish of one edit rewrites that section’s row alone', async () => {
+it('are written for the changed page alone: a publish of one edit rewrites that page’s rows', async () => {
   const w = await kit.workspace();
   const site = w.websites.main;
   const added = await kit.call(w.tokens.default, 'add_section', {
@@ -144,18 +131,26 @@ it('are brought to a new snapshot in place: a publish of one edit rewrites that 
     content: { body: 'Since 1950.' },
   });
   expect(added.error).toBeUndefined();
+  const about = await kit.call(w.tokens.default, 'create_page', { title: 'About' });
+  expect(about.error).toBeUndefined();
   await publish(site);
   // A row's xmin is the transaction that last wrote it.
-  const versions = async () =>
+  const versions = async (table: 'published_section_digests' | 'published_page_digests') =>
     new Map(
       (
         (await kit.db.execute(
-          sql`select section_id, xmin::text as v from published_section_digests where website_id = ${site}`,
-        )) as unknown as { rows: Array<{ section_id: string; v: string }> }
-      ).rows.map((r) => [r.section_id, r.v]),
+          sql`select ${sql.raw(table === 'published_page_digests' ? 'page_id' : 'section_id')} as id,
+                xmin::text as v from ${sql.raw(table)} where website_id = ${site}`,
+        )) as unknown as { rows: Array<{ id: string; v: string }> }
+      ).rows.map((r) => [r.id, r.v]),
     );
-  const before = await versions();
-  expect(before.size).toBeGreaterThan(1);
+  const rewritten = (before: Map<string, string>, after: Map<string, string>) =>
+    [...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id);
+  const [sectionsBefore, pagesBefore] = [
+    await versions('published_section_digests'),
+    await versions('published_page_digests'),
+  ];
+  expect(pagesBefore.size).toBeGreaterThan(1);
   const edit = await kit.call(w.tokens.default, 'update_section_text', {
     pageId: w.pages.home,
     sectionId: w.sections.hero,
@@ -163,9 +158,16 @@ it('are brought to a new snapshot in place: a publish of one edit rewrites that 
   });
   expect(edit.error).toBeUndefined();
   await publish(site);
-  const after = await versions();
-  expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-  const rewritten = [...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id);
-  expect(rewritten).toEqual([w.sections.hero]);
+  const [sectionsAfter, pagesAfter] = [
+    await versions('published_section_digests'),
+    await versions('published_page_digests'),
+  ];
+  expect([...sectionsAfter.keys()].sort()).toEqual([...sectionsBefore.keys()].sort());
+  expect(rewritten(pagesBefore, pagesAfter)).toEqual([w.pages.home]);
+  const homeSections = (await draftSections(site)).filter((x) => x.pageId === w.pages.home).map((x) => x.id);
+  expect(rewritten(sectionsBefore, sectionsAfter).sort()).toEqual(homeSections.sort());
   expect(await liveSections(site)).toEqual(await draftSections(site));
+  expect(
+    (await liveSnapshot(kit.db, site))!.pages.find((p) => p.id === w.pages.home)!.sections[0]!.content,
+  ).toMatchObject({ heading: 'Rye on Fridays' });
 });

@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { websites } from '../../src/db/schema.js';
 import { browserSuite, submitLogin } from '../helpers/browser.js';
 import { planRow } from './rail.js';
+import { liveSnapshot } from '../helpers/live.js';
 
 const suite = browserSuite({ seed: false });
 
@@ -33,11 +34,8 @@ it('the owner signs in, sees the change list, approves; the agent confirms and t
 
   const done = await suite.s.call(demo.tokens.all, 'confirm_pending_action', { planId });
   expect(done.ok).toBe(true);
-  const [site] = await suite.s.sg.deps.services.db
-    .select()
-    .from(websites)
-    .where(eq(websites.id, demo.websites.main));
-  const home = site!.published!.pages.find((p) => p.id === demo.pages.home)!;
+  const snapshot = await liveSnapshot(suite.s.sg.deps.services.db, demo.websites.main);
+  const home = snapshot!.pages.find((p) => p.id === demo.pages.home)!;
   expect(home.sections.find((x) => x.id === demo.sections.intro)!.content).toMatchObject({
     heading: 'Welcome to Harbor Bakery',
   });

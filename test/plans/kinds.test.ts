@@ -19,6 +19,7 @@ import { Refusal } from '../../src/kernel/errors.js';
 import { createPlan } from '../../src/plans/store.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { approve, fixture, planRow, prepareAndApprove } from './rail.js';
+import { liveSnapshot } from '../helpers/live.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -80,7 +81,8 @@ describe('unpublish', () => {
     const r = await confirm(f.demo.tokens.all, planId);
     expect(r.data?.result).toEqual({ published: false });
     const w = await site(f.demo.websites.main);
-    expect(w.published).toBeNull();
+    expect(w.publishedRev).toBeNull();
+    expect(await liveSnapshot(db(), f.demo.websites.main)).toBeNull();
     expect(w.draftRev).toBe(2);
   });
 
@@ -92,7 +94,7 @@ describe('unpublish', () => {
       .set({ publishedAt: new Date(Date.now() + 1000) })
       .where(eq(websites.id, f.demo.websites.main));
     expect((await confirm(f.demo.tokens.all, planId)).error?.code).toBe('plan_revision_changed');
-    expect((await site(f.demo.websites.main)).published).not.toBeNull();
+    expect(await liveSnapshot(db(), f.demo.websites.main)).not.toBeNull();
   });
 });
 

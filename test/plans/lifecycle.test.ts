@@ -17,6 +17,7 @@ import { type TestServer, runJob, startTestServer } from '../helpers/server.js';
 import { signIn, webClient } from '../helpers/web.js';
 import { publishDraft } from '../../src/domain/sites/publish.js';
 import { type Fixture, approve, fixture, planRow, prepareAndApprove, testClock } from './rail.js';
+import { liveSnapshot } from '../helpers/live.js';
 
 // Half an hour behind the real time. The plans job below is global: it ends 80 min further on, and at a
 // clock that started at real time it deleted every live plan in the database (approvals.browser's,
@@ -42,7 +43,7 @@ async function plansOf(websiteId: string) {
 
 /** The live heading of the edited intro section (the demo's one unpublished draft edit). */
 async function liveIntroHeading(f: Fixture): Promise<string> {
-  const live = (await site(f.demo.websites.main)).published!;
+  const live = (await liveSnapshot(db(), f.demo.websites.main))!;
   const home = live.pages.find((p) => p.id === f.demo.pages.home)!;
   const intro = home.sections.find((x) => x.id === f.demo.sections.intro)!;
   return (intro.content as { heading: string }).heading;

@@ -14,7 +14,7 @@ it('creates an empty draft site owned by the connection’s creator', async () =
   expect(r.data).toMatchObject({ published: false, pages: 0 });
   const id = r.data!.websiteId as string;
   const [site] = await kit.db.select().from(websites).where(eq(websites.id, id));
-  expect(site).toMatchObject({ companyId: w.companyId, published: null });
+  expect(site).toMatchObject({ companyId: w.companyId, publishedRev: null });
   expect(await kit.db.select().from(pages).where(eq(pages.websiteId, id))).toEqual([]);
   const members = await kit.db.select().from(websiteMembers).where(eq(websiteMembers.websiteId, id));
   expect(members).toMatchObject([{ userId: w.users.owner.id, role: 'owner' }]);

@@ -27,7 +27,7 @@ it('creates the draft site with its pages and sections', async () => {
   expect(r.data).toMatchObject({ mode: 'created', pages: 1, sections: 1 });
   const id = r.data!.websiteId as string;
   const [row] = await kit.db.select().from(websites).where(eq(websites.id, id));
-  expect(row).toMatchObject({ companyId: w.companyId, name: 'Imported Bakery', published: null });
+  expect(row).toMatchObject({ companyId: w.companyId, name: 'Imported Bakery', publishedRev: null });
   const [home] = await kit.db.select().from(pages).where(eq(pages.websiteId, id));
   expect(home).toMatchObject({ slug: 'home', title: 'Home' });
   const secs = await kit.db

@@ -36,7 +36,7 @@ it('crawls the site and creates the draft with its page and sections', async () 
   expect(r.data).toMatchObject({ mode: 'created', pages: 1, pagesFetched: 1, pagesFailed: 0 });
   const id = r.data!.websiteId as string;
   const [row] = await kit.db.select().from(websites).where(eq(websites.id, id));
-  expect(row).toMatchObject({ companyId: w.companyId, published: null });
+  expect(row).toMatchObject({ companyId: w.companyId, publishedRev: null });
   const [home] = await kit.db.select().from(pages).where(eq(pages.websiteId, id));
   expect(home).toMatchObject({ slug: 'home' });
   const secs = await kit.db.select().from(sections).where(eq(sections.pageId, home!.id));

@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { pendingActions, websites } from '../../src/db/schema.js';
 import { PLAN_TTL_MS } from '../../src/plans/store.js';
 import { toolKit } from './kit.js';
+import { liveSnapshot } from '../helpers/live.js';
 
 const kit = toolKit();
 
@@ -35,7 +36,8 @@ it('creates a pending plan bound to the caller, pinning the draft, living 5 minu
     expect.objectContaining({ page: 'Home' }),
   ]);
   const [site] = await kit.db.select().from(websites).where(eq(websites.id, w.websites.main));
-  expect(site).toMatchObject({ publishedRev: null, published: null });
+  expect(site).toMatchObject({ publishedRev: null });
+  expect(await liveSnapshot(kit.db, w.websites.main)).toBeNull();
 });
 
 it('is refused without the publish scope, and no plan is created', async () => {

@@ -12,6 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { PageWithSections } from '../page-shape.js';
 import { createdAt, ts } from './columns.js';
 import { websites } from './workspace.js';
 
@@ -75,11 +76,10 @@ export const sections = pgTable(
 );
 
 /**
- * The published snapshot (websites.published) as the draft's change list compares it, a row per page
- * and per section with the section's digest (as sections.digest computes it). Kept by the database: a
- * trigger rebuilds a website's rows whenever its snapshot is written (migration 0020), so no writer
- * of the snapshot can leave them behind. The change list compares them with the draft in SQL and reads
- * the changed pages alone (src/domain/sites/digest.ts).
+ * The live site, a row per page (the page as published, with its sections) and a row per section with
+ * its digest (as sections.digest computes it). A publish writes the rows of the pages that changed
+ * alone (src/domain/sites/publish.ts); the change list compares them with the draft in SQL and reads
+ * the changed pages alone (src/domain/sites/digest.ts); the live site reads them (view.ts).
  */
 export const publishedPageDigests = pgTable(
   'published_page_digests',
@@ -98,8 +98,12 @@ export const publishedPageDigests = pgTable(
     hasExcerpt: boolean('has_excerpt').notNull(),
     seoTitle: text('seo_title'),
     seoDescription: text('seo_description'),
-    /** md5 of the page as the snapshot holds it (fields and sections): a page whose digest moved changed. */
+    /** When the page was created (its post date), null for pages published before it was recorded. */
+    createdAt: ts('created_at'),
+    /** md5 of `page`: a page whose digest moved changed (a process re-reads that page alone). */
     digest: text('digest'),
+    /** The page as it is live, with its sections (PageWithSections). */
+    page: jsonb('page').$type<PageWithSections>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.websiteId, t.pageId] })],
 );

@@ -2,7 +2,6 @@
 // the people invited to them.
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import type { PublishedSnapshot } from '../page-shape.js';
 import { createdAt, ts } from './columns.js';
 
 /** A workspace (company). An agency company may manage client companies and withhold areas from them. */
@@ -65,8 +64,6 @@ export const websites = pgTable(
       .references(() => companies.id),
     name: text('name').notNull(),
     draftRev: integer('draft_rev').notNull().default(1),
-    /** The published snapshot (pages with their sections), null while never published or unpublished. */
-    published: jsonb('published').$type<PublishedSnapshot | null>(),
     /** The live revision: null while never published, taken offline or deleted. */
     publishedRev: integer('published_rev'),
     /** When it last went live; kept when the site is taken offline (publishedRev is then null). */

@@ -1,6 +1,6 @@
 // Draft section edits (R-TOOL-3): text, add, move, hide, and the advanced editor's
 // JSON read, whole-content replace (clientRev-checked) and bounded layout. Each changes the draft only;
-// the published snapshot on websites.published is never touched here.
+// the live site (published_page_digests) is never touched here.
 import { newId } from '../../kernel/ids.js';
 import type { DirectSiteCtx, SiteCtx } from '../context.js';
 import { Refusal, invalidInput } from '../../kernel/errors.js';

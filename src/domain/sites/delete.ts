@@ -39,6 +39,7 @@ import { Refusal, invalidInput, notFound } from '../../kernel/errors.js';
 import { recordOwnerAction } from '../activity/owner.js';
 import type { SiteCtx } from '../context.js';
 import { sectionsChanged } from '../sections/store.js';
+import { unpublishSite } from './publish.js';
 import { transaction, workspaceOf } from '../../db/transactions.js';
 
 const DELETED_SITE_DAYS = 30;
@@ -63,10 +64,11 @@ export async function deleteSite(ctx: SiteCtx, typedName: string): Promise<{ pur
       'Type the name exactly as it is shown.',
     );
   }
-  // Offline at once: the published snapshot goes too (a restored site stays offline until published).
+  // Offline at once: the live pages go too (a restored site stays offline until published).
+  await unpublishSite(ctx.tx, ctx.website.id, ctx.now);
   await ctx.tx
     .update(websites)
-    .set({ deletedAt: ctx.now, published: null, publishedRev: null, publishedAt: null, updatedAt: ctx.now })
+    .set({ deletedAt: ctx.now, publishedAt: null })
     .where(eq(websites.id, ctx.website.id));
   await recordOwnerAction(
     ctx,

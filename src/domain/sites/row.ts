@@ -7,10 +7,9 @@ import { websites } from '../../db/schema.js';
 import { notFound } from '../../kernel/errors.js';
 import { type AnySiteCtx, dbOf } from '../context.js';
 
-/** Every column but the published snapshot, which can be large (publish plans read it, locked). */
-export type WebsiteRow = Omit<typeof websites.$inferSelect, 'published'>;
+export type WebsiteRow = typeof websites.$inferSelect;
 
-const { published: _snapshot, ...websiteColumns } = getTableColumns(websites);
+const websiteColumns = getTableColumns(websites);
 
 // A fixed statement: built once, and planned once per connection (src/db/named.ts).
 const websiteRow = fixedSelect('sitegate_website_row', (db) =>

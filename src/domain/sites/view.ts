@@ -1,7 +1,7 @@
 // What the pages people look at may show (R-WEB-6): the draft to members of the
 // site only, the published snapshot to anyone once published, and library assets only when their
 // site is published or the viewer is a member. Read-only; no HTTP here.
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import type { PublishedSnapshot } from '../../db/page-shape.js';
@@ -110,36 +110,36 @@ export async function publishedPages(
   return parsed.pages;
 }
 
-/** The snapshot read and parsed whole, with its pages' digests (one statement: one snapshot). */
+/** The live pages read and parsed whole, with their digests (one statement: one revision). */
 async function wholeSnapshot(db: Db, websiteId: string, name: string): Promise<Parsed | null> {
-  const [row] = await db
+  const rows = await db
     .select({
       rev: websites.publishedRev,
       at: websites.publishedAt,
-      snapshot: websites.published,
-      bytes: sql<number>`octet_length(${websites.published}::text)`.mapWith(Number),
-      digests: sql<Array<
-        [string, string | null]
-      > | null>`(select jsonb_agg(jsonb_build_array(d.page_id, d.digest))
-        from ${publishedPageDigests} d where d.website_id = ${websites.id})`,
+      page: publishedPageDigests.page,
+      digest: publishedPageDigests.digest,
+      bytes: sql<number>`octet_length(${publishedPageDigests.page}::text)`.mapWith(Number),
     })
     .from(websites)
-    .where(eq(websites.id, websiteId));
-  const snap = row?.snapshot as PublishedSnapshot | null | undefined;
-  if (!row || !snap) return null;
-  const pages = await withDates(db, websiteId, snap.pages);
+    .leftJoin(publishedPageDigests, eq(publishedPageDigests.websiteId, websites.id))
+    .where(eq(websites.id, websiteId))
+    .orderBy(asc(publishedPageDigests.position));
+  const first = rows[0];
+  if (!first || first.rev === null) return null;
+  const live = rows.flatMap((r) => (r.page ? [r.page] : []));
+  const pages = await withDates(db, websiteId, live);
   return {
-    name: nameOf(row.rev, row.at),
-    // Served to this request alone when it is not the snapshot asked for (a publish in between).
-    pages: nameOf(row.rev, row.at) === name ? deepFreeze(pages) : pages,
-    digests: new Map(row.digests ?? []),
-    bytes: row.bytes,
+    name: nameOf(first.rev, first.at),
+    // Served to this request alone when it is not the revision asked for (a publish in between).
+    pages: nameOf(first.rev, first.at) === name ? deepFreeze(pages) : pages,
+    digests: new Map(rows.flatMap((r) => (r.page ? [[r.page.id, r.digest] as const] : []))),
+    bytes: rows.reduce((n, r) => n + (r.bytes ?? 0), 0),
   };
 }
 
 /**
- * The snapshot `name` from an earlier one this process parsed: the pages whose digest moved are read
- * from the database and parsed, the others kept as they are. Null when the snapshot is no longer
+ * The revision `name` from an earlier one this process parsed: the pages whose digest moved are read
+ * from the database and parsed, the others kept as they are. Null when the live site is no longer
  * `name` by the time it is read (the caller reads it whole).
  */
 async function changedSince(db: Db, websiteId: string, name: string, before: Parsed): Promise<Parsed | null> {
@@ -154,38 +154,39 @@ async function changedSince(db: Db, websiteId: string, name: string, before: Par
     })
     .from(websites)
     .where(eq(websites.id, websiteId));
-  if (!now || nameOf(now.rev, now.at) !== name || !now.order) return null;
+  if (!now || nameOf(now.rev, now.at) !== name) return null;
+  const order = now.order ?? [];
   const kept = new Map(before.pages.map((p) => [p.id, p]));
-  const changed = now.order
+  const changed = order
     .filter(([id, digest]) => digest === null || before.digests.get(id) !== digest || !kept.has(id))
     .map(([id]) => id);
-  const [read] = changed.length
+  const read = changed.length
     ? await db
-        .select({
-          rev: websites.publishedRev,
-          at: websites.publishedAt,
-          pages: sql<
-            SnapshotPage[] | null
-          >`(select jsonb_agg(p) from jsonb_array_elements(${websites.published}->'pages') p
-            where p->>'id' in (${sql.join(
-              changed.map((id) => sql`${id}`),
-              sql`, `,
-            )}))`,
-        })
+        .select({ rev: websites.publishedRev, at: websites.publishedAt, page: publishedPageDigests.page })
         .from(websites)
+        .leftJoin(
+          publishedPageDigests,
+          and(eq(publishedPageDigests.websiteId, websites.id), inArray(publishedPageDigests.pageId, changed)),
+        )
         .where(eq(websites.id, websiteId))
-    : [{ rev: now.rev, at: now.at, pages: [] as SnapshotPage[] }];
-  if (!read || nameOf(read.rev, read.at) !== name) return null;
+    : [{ rev: now.rev, at: now.at, page: null }];
+  if (!read[0] || nameOf(read[0].rev, read[0].at) !== name) return null;
   const fresh = new Map(
-    deepFreeze(await withDates(db, websiteId, read.pages ?? [])).map((p) => [p.id, p] as const),
+    deepFreeze(
+      await withDates(
+        db,
+        websiteId,
+        read.flatMap((r) => (r.page ? [r.page] : [])),
+      ),
+    ).map((p) => [p.id, p] as const),
   );
   const pages: SnapshotPage[] = [];
-  for (const [id] of now.order) {
+  for (const [id] of order) {
     const page = fresh.get(id) ?? kept.get(id);
     if (!page) return null;
     pages.push(page);
   }
-  return { name, pages, digests: new Map(now.order), bytes: before.bytes };
+  return { name, pages, digests: new Map(order), bytes: before.bytes };
 }
 
 function deepFreeze<T>(value: T): T {
