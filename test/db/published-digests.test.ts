@@ -10,6 +10,8 @@ import {
   sections,
   websites,
 } from '../../src/db/schema.js';
+import { diffDraft } from '../../src/domain/pages/draft-changes.js';
+import { draftChanges } from '../../src/domain/pages/read.js';
 import { changedPageIds } from '../../src/domain/sites/digest.js';
 import { loadDraft } from '../../src/domain/sites/draft.js';
 import { publishDraft, unpublishSite } from '../../src/domain/sites/publish.js';
@@ -170,4 +172,86 @@ it('are written for the changed page alone: a publish of one edit rewrites that 
   expect(
     (await liveSnapshot(kit.db, site))!.pages.find((p) => p.id === w.pages.home)!.sections[0]!.content,
   ).toMatchObject({ heading: 'Rye on Fridays' });
+});
+
+it('name what a full comparison names through any sequence of edits and publishes', async () => {
+  const w = await kit.workspace();
+  const site = w.websites.main;
+  // A small deterministic generator: the same sequence every run, many kinds of step.
+  let seed = 20261129;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const r = await kit.call(w.tokens.default, tool, args);
+    expect(r.error, `${tool} ${JSON.stringify(args)}`).toBeUndefined();
+    return r.data!;
+  };
+  const textSections = async () =>
+    kit.db
+      .select({ id: sections.id, pageId: sections.pageId, hidden: sections.hidden })
+      .from(sections)
+      .where(eq(sections.websiteId, site))
+      .orderBy(sections.id)
+      .then((rows) => rows);
+  const pageIds = async () =>
+    (
+      await kit.db.select({ id: pages.id }).from(pages).where(eq(pages.websiteId, site)).orderBy(pages.id)
+    ).map((p) => p.id);
+  const compare = async (step: string) => {
+    const [row] = await kit.db.select().from(websites).where(eq(websites.id, site));
+    const viaTouched = await draftChanges(kit.db, row!);
+    const whole = diffDraft(await loadDraft(kit.db, site), await liveSnapshot(kit.db, site));
+    expect(viaTouched, step).toEqual(whole);
+    return whole.length;
+  };
+  let changesSeen = 0;
+  for (let i = 0; i < 40; i++) {
+    const all = await textSections();
+    const ids = await pageIds();
+    const kind = next(7);
+    const section = all.length ? all[next(all.length)]! : null;
+    let step: string;
+    if (kind === 0 || !section) {
+      const pageId = ids[next(ids.length)]!;
+      await call('add_section', { pageId, type: 'text', content: { body: `Added ${i}` } });
+      step = `add to ${pageId}`;
+    } else if (kind === 1) {
+      // Edited to new words, or back to words it had (a page named with no change left).
+      const body = next(2) ? `Edited ${i}` : 'Added 0';
+      const r = await kit.call(w.tokens.default, 'update_section_text', {
+        pageId: section.pageId,
+        sectionId: section.id,
+        text: { body },
+      });
+      step = `edit ${section.id}: ${r.error?.code ?? 'ok'}`;
+    } else if (kind === 2) {
+      await call('set_section_hidden', {
+        pageId: section.pageId,
+        sectionId: section.id,
+        hidden: !section.hidden,
+      });
+      step = `hide ${section.id}`;
+    } else if (kind === 3) {
+      await call('move_section', { pageId: section.pageId, sectionId: section.id, position: 0 });
+      step = `move ${section.id}`;
+    } else if (kind === 4) {
+      await call('create_page', { title: `Page ${i}` });
+      step = 'create page';
+    } else if (kind === 5 && ids.length > 2) {
+      const gone = ids[next(ids.length)]!;
+      await kit.db.delete(sections).where(eq(sections.pageId, gone));
+      await kit.db.delete(pages).where(eq(pages.id, gone));
+      step = `delete ${gone}`;
+    } else {
+      await publish(site);
+      expect(JSON.parse(JSON.stringify((await liveSnapshot(kit.db, site))!.pages))).toEqual(
+        JSON.parse(JSON.stringify(await loadDraft(kit.db, site))),
+      );
+      step = 'publish';
+    }
+    changesSeen += await compare(`step ${i}: ${step}`);
+  }
+  expect(changesSeen).toBeGreaterThan(20);
 });

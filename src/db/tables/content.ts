@@ -125,6 +125,22 @@ export const publishedSectionDigests = pgTable(
   (t) => [primaryKey({ columns: [t.websiteId, t.sectionId] })],
 );
 
+/**
+ * The draft pages written since the site last went live: a row per page whose page row or sections were
+ * inserted, updated or deleted (a section moved names both pages), kept by triggers on pages and
+ * sections (migration 0027), so no writer can leave one out. A publish writes these pages and empties
+ * the list; the change list reads them alone (src/domain/sites/digest.ts).
+ */
+export const draftTouchedPages = pgTable(
+  'draft_touched_pages',
+  {
+    // No foreign key: written by every draft write, it would lock the website row for key share each time.
+    websiteId: text('website_id').notNull(),
+    pageId: text('page_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.websiteId, t.pageId] })],
+);
+
 export const brands = pgTable('brands', {
   websiteId: text('website_id')
     .primaryKey()

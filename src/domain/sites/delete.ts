@@ -26,6 +26,7 @@ import {
   pairings,
   publishedPageDigests,
   publishedSectionDigests,
+  draftTouchedPages,
   pendingActions,
   products,
   restorePoints,
@@ -179,6 +180,7 @@ export async function purgeDeletedSites(db: Db, now: Date): Promise<number> {
         pairings,
         publishedPageDigests,
         publishedSectionDigests,
+        draftTouchedPages,
       ]) {
         await tx.delete(table).where(eq(table.websiteId, id));
       }

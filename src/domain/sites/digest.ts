@@ -2,50 +2,55 @@
 // itself (kept fast on large sites; docs/performance.md): page fields plus, per section, md5 of its jsonb
 // content and layout. The draft's are kept by the database in each section's row (sections.digest, a
 // generated column); the live site's in published_page_digests and published_section_digests, which a
-// publish writes from the same column (src/domain/sites/publish.ts). The database compares the two and names the pages that
+// publish writes from the same column (src/domain/sites/publish.ts). The pages written since the last
+// publish are kept by triggers (draft_touched_pages), so a change list reads those pages alone. The database compares the two and names the pages that
 // differ; only those pages' digests are read, and no section content is transferred.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { pages, publishedPageDigests, publishedSectionDigests, sections } from '../../db/schema.js';
+import {
+  draftTouchedPages,
+  pages,
+  publishedPageDigests,
+  publishedSectionDigests,
+  sections,
+  websites,
+} from '../../db/schema.js';
 import type { DiffPage, DiffSection } from '../pages/draft-changes.js';
 
 /**
- * The pages whose draft may differ from the live site: a page added, removed or with other fields on
- * one side, or holding a section that is on one side only, moved between pages, or differs in digest,
- * visibility or place among its page's sections. Every page with a change is named (a page named may
- * turn out to have none: diffDraft decides). On a site that is not live, every draft page.
- * `withUndated` adds the live pages published before pages carried their excerpt and date, so a
- * publish writes them as the draft has them now.
+ * The pages whose draft may differ from the live site: on a live site, the pages written since it went
+ * live (draft_touched_pages, kept by triggers on pages and sections: a page added, removed, with other
+ * fields, or holding a section added, removed, edited, hidden or moved); on a site that is not live,
+ * every draft page. A page named may turn out to have no change (edited back): diffDraft decides. Reads
+ * the touched pages alone, however large the site.
  */
-export async function changedPageIds(
-  tx: Db,
-  websiteId: string,
-  { withUndated = false }: { withUndated?: boolean } = {},
-): Promise<string[]> {
+export async function changedPageIds(tx: Db, websiteId: string): Promise<string[]> {
   const result = (await tx.execute(sql`
-    with d as (
-      select id, page_id, type, hidden, digest,
-             row_number() over (partition by page_id order by position) as place
-      from ${sections} where website_id = ${websiteId}
-    ), l as (
-      select section_id, page_id, type, hidden, digest, position as place
-      from ${publishedSectionDigests} where website_id = ${websiteId}
-    )
-    select v.page_id from (
-      select d.page_id as draft_page_id, l.page_id as live_page_id
-      from d full join l on l.section_id = d.id
-      where d.id is null or l.section_id is null or d.page_id <> l.page_id or d.hidden <> l.hidden
-         or d.type <> l.type or d.digest <> l.digest or d.place <> l.place
-    ) s, lateral (values (s.draft_page_id), (s.live_page_id)) as v(page_id)
-    where v.page_id is not null
+    select p.id as page_id from ${pages} p join ${websites} w on w.id = p.website_id
+    where p.website_id = ${websiteId} and w.published_rev is null
     union
-    select coalesce(p.id, lp.page_id)
-    from (select * from ${pages} where website_id = ${websiteId}) p
-    full join (select * from ${publishedPageDigests} where website_id = ${websiteId}) lp on lp.page_id = p.id
-    where p.id is null or lp.page_id is null or p.slug <> lp.slug or p.title <> lp.title or p.kind <> lp.kind
-       or p.created_at <> lp.created_at or (${withUndated} and (not lp.has_excerpt or lp.created_at is null))
-       or p.seo_title is distinct from lp.seo_title or p.seo_description is distinct from lp.seo_description
-       or (lp.has_excerpt and p.excerpt is distinct from lp.excerpt)`)) as unknown as {
+    select t.page_id from ${draftTouchedPages} t join ${websites} w on w.id = t.website_id
+    where t.website_id = ${websiteId} and w.published_rev is not null`)) as unknown as {
+    rows: Array<{ page_id: string }>;
+  };
+  return result.rows.map((r) => r.page_id);
+}
+
+/**
+ * The pages a publish writes: those written since the site was last live, the draft pages without a
+ * live row (all of them on a site that is not live), the live pages gone from the draft, and live pages
+ * published before pages carried their excerpt and date. Index probes per page, no section read.
+ */
+export async function pagesToPublish(tx: Db, websiteId: string): Promise<string[]> {
+  const result = (await tx.execute(sql`
+    select page_id from ${draftTouchedPages} where website_id = ${websiteId}
+    union
+    select p.id from ${pages} p where p.website_id = ${websiteId} and not exists (
+      select 1 from ${publishedPageDigests} d where d.website_id = ${websiteId} and d.page_id = p.id)
+    union
+    select d.page_id from ${publishedPageDigests} d where d.website_id = ${websiteId}
+      and (not d.has_excerpt or d.created_at is null or not exists (
+        select 1 from ${pages} p where p.website_id = ${websiteId} and p.id = d.page_id))`)) as unknown as {
     rows: Array<{ page_id: string }>;
   };
   return result.rows.map((r) => r.page_id);

@@ -2,16 +2,21 @@
 // executors and the site's deletion (never directly by a tool: R-TOOL-5).
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { publishedPageDigests, publishedSectionDigests, websites } from '../../db/schema.js';
-import { changedPageIds } from './digest.js';
+import {
+  draftTouchedPages,
+  publishedPageDigests,
+  publishedSectionDigests,
+  websites,
+} from '../../db/schema.js';
+import { pagesToPublish } from './digest.js';
 
 /** What a publish made live, named as the live site names it (src/domain/sites/view.ts). */
 export type Published = { rev: number; pages: number };
 
 /**
  * The draft becomes the live site. The live site is kept a row per page (published_page_digests, with
- * the page and its sections as `loadDraft` reads them) and a row per section digest: only the pages the
- * database names as changed (`changedPageIds`) are written, the pages gone from the draft removed and
+ * the page and its sections as `loadDraft` reads them) and a row per section digest: only the pages
+ * written since the last publish (`pagesToPublish`) are written, the pages gone from the draft removed and
  * the others renumbered where they moved, so a publish of one change on a 2,000-page site writes one
  * page. The website row is locked first (the lock order, docs/reliability.md): a draft write waits for
  * the copy to commit and lands in the next revision.
@@ -23,7 +28,7 @@ export async function publishDraft(tx: Db, websiteId: string, now: Date): Promis
     .where(eq(websites.id, websiteId))
     .returning({ rev: websites.draftRev });
   if (!site) throw new Error(`website ${websiteId} vanished`);
-  const changed = await changedPageIds(tx, websiteId, { withUndated: true });
+  const changed = await pagesToPublish(tx, websiteId);
   if (changed.length) {
     const ids = sql`(select jsonb_array_elements_text(${JSON.stringify(changed)}::jsonb))`;
     await tx.execute(sql`
@@ -57,6 +62,8 @@ export async function publishDraft(tx: Db, websiteId: string, now: Date): Promis
              row_number() over (partition by s.page_id order by s.position), s.type, s.hidden, s.digest
       from sections s where s.website_id = ${websiteId} and s.page_id in ${ids}`);
   }
+  // The draft matches the live site again: nothing is left to name until the next write.
+  await tx.delete(draftTouchedPages).where(eq(draftTouchedPages.websiteId, websiteId));
   // Pages are numbered in the draft's order; only those whose place moved are written.
   const result = (await tx.execute(sql`
     with placed as (
@@ -79,4 +86,5 @@ export async function unpublishSite(tx: Db, websiteId: string, now: Date): Promi
   await tx.update(websites).set({ publishedRev: null, updatedAt: now }).where(eq(websites.id, websiteId));
   await tx.delete(publishedSectionDigests).where(eq(publishedSectionDigests.websiteId, websiteId));
   await tx.delete(publishedPageDigests).where(eq(publishedPageDigests.websiteId, websiteId));
+  await tx.delete(draftTouchedPages).where(eq(draftTouchedPages.websiteId, websiteId));
 }

@@ -4,7 +4,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
-import type { PublishedSnapshot } from '../../db/page-shape.js';
 import { assets, brands, pages as pageRows, publishedPageDigests, websites } from '../../db/schema.js';
 import { timeZoneOf } from '../crm/booking-request.js';
 import { memberRole } from '../../gate/person.js';
