@@ -1,5 +1,5 @@
 // Reading pages and their sections from the draft.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { fixedSelect } from '../../db/named.js';
 import { pages, sections } from '../../db/schema.js';
 import type { AnySiteCtx, DirectSiteCtx } from '../context.js';
@@ -60,28 +60,27 @@ export async function listPages(ctx: DirectSiteCtx, input: { cursor?: string; li
     .orderBy(asc(pages.position), asc(pages.id))
     .limit(limit + 1);
   const listed = rows.slice(0, limit);
+  // Each listed page's sections through the page index (a walk per page, however large the site).
   const secs = listed.length
-    ? await ctx.db
-        .select({
-          id: sections.id,
-          pageId: sections.pageId,
-          type: sections.type,
-          hidden: sections.hidden,
-          heading: sql<string | null>`${sections.content}->>'heading'`,
-          alt: sql<string | null>`${sections.content}->>'alt'`,
-          body: sql<string | null>`left(${sections.content}->>'body', 200)`,
-        })
-        .from(sections)
-        .where(
-          and(
-            eq(sections.websiteId, ctx.website.id),
-            inArray(
-              sections.pageId,
-              listed.map((p) => p.id),
-            ),
-          ),
-        )
-        .orderBy(asc(sections.pageId), asc(sections.position))
+    ? (
+        (await ctx.db.execute(sql`
+          select s.id, s.page_id as "pageId", s.type, s.hidden, s.content->>'heading' as heading,
+                 s.content->>'alt' as alt, left(s.content->>'body', 200) as body
+          from jsonb_array_elements_text(${JSON.stringify(listed.map((p) => p.id))}::jsonb) as l(id)
+          cross join lateral (
+            select * from ${sections} x where x.page_id = l.id and x.website_id = ${ctx.website.id}
+            order by x.position) s`)) as unknown as {
+          rows: Array<{
+            id: string;
+            pageId: string;
+            type: string;
+            hidden: boolean;
+            heading: string | null;
+            alt: string | null;
+            body: string | null;
+          }>;
+        }
+      ).rows
     : [];
   const byPage = new Map<string, typeof secs>();
   for (const x of secs) byPage.set(x.pageId, [...(byPage.get(x.pageId) ?? []), x]);

@@ -1,5 +1,5 @@
 // Reading websites: the list a connection can reach, and one site's overview.
-import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { companies, domains, pages, sections, websiteMembers, websites } from '../../db/schema.js';
 import type { DirectSiteCtx } from '../context.js';
 import { draftChanges } from '../pages/read.js';
@@ -56,21 +56,17 @@ export async function siteOverview(ctx: DirectSiteCtx) {
     .select({ name: companies.name })
     .from(companies)
     .where(eq(companies.id, w.companyId));
-  const pageRows = await ctx.db
-    .select({ id: pages.id, kind: pages.kind })
+  // Counted by the database: a 2,000-page site is three numbers, not its page list.
+  const [counts] = await ctx.db
+    .select({
+      pages: sql<number>`count(*) filter (where ${pages.kind} = 'page')`.mapWith(Number),
+      posts: sql<number>`count(*) filter (where ${pages.kind} = 'post')`.mapWith(Number),
+      sections: sql<number>`(select count(*) from ${sections} where ${sections.websiteId} = ${w.id})`.mapWith(
+        Number,
+      ),
+    })
     .from(pages)
     .where(eq(pages.websiteId, w.id));
-  const [sectionCount] = await ctx.db
-    .select({ n: count() })
-    .from(sections)
-    .where(
-      pageRows.length
-        ? inArray(
-            sections.pageId,
-            pageRows.map((p) => p.id),
-          )
-        : eq(sections.websiteId, w.id),
-    );
   const domainRows = await ctx.db
     .select({ hostname: domains.hostname, status: domains.status, primary: domains.isPrimary })
     .from(domains)
@@ -85,9 +81,9 @@ export async function siteOverview(ctx: DirectSiteCtx) {
     publishedAt: w.publishedRev === null ? null : (w.publishedAt?.toISOString() ?? null),
     draftRevision: w.draftRev,
     unpublishedChanges: changes.length,
-    pages: pageRows.filter((p) => p.kind === 'page').length,
-    blogPosts: pageRows.filter((p) => p.kind === 'post').length,
-    sections: Number(sectionCount?.n ?? 0),
+    pages: counts?.pages ?? 0,
+    blogPosts: counts?.posts ?? 0,
+    sections: counts?.sections ?? 0,
     searchVisible: w.searchVisible,
     domains: domainRows,
     editorUrl: `${base}/editor/${w.id}`,
