@@ -10,12 +10,14 @@ import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { Builder } from './builder.js';
-import { flowBlocks, removeHidden, safeMarkdown, safeText, settleCounters } from './dom.js';
+import { flowBlocks, removeHidden, safeMarkdown, safeText, settleCounters, marksAsWritten } from './dom.js';
 import { outerBlocks } from './furniture.js';
 import { SECTIONS_PER_PAGE, fitSections } from './fit.js';
 import { hero } from './hero.js';
+import type { Draft } from './groups.js';
 import { type ConvertCtx, type ConvertedPage, imageUrl, standaloneCtx } from './page-ctx.js';
 import { plural } from '../kernel/plural.js';
+import { MARKDOWN_FIELDS } from '../domain/sections/types.js';
 
 export { safeText } from './dom.js';
 export { type ConvertCtx, type ConvertedPage, mdUrl, slugFor, standaloneCtx } from './page-ctx.js';
@@ -188,11 +190,28 @@ export function convertPage(
     seoDescription,
     siteName,
     themeColor,
-    sections: fitted.sections,
+    sections: fitted.sections.map(withMarksAsWritten),
     images: b.images,
     excerpt: b.excerpt,
     actions,
     unusedBackgrounds: [...new Set(unusedBackgrounds)],
     unusedImages,
   };
+}
+
+/** A section whose Markdown fields read as written (marksAsWritten), whichever path built them. */
+function withMarksAsWritten(section: Draft): Draft {
+  let content: unknown = section.content;
+  for (const [path, form] of Object.entries(MARKDOWN_FIELDS[section.type]))
+    content = mapAt(content, path.split('.'), (text) => marksAsWritten(text, form));
+  return { ...section, content: content as Draft['content'] };
+}
+
+function mapAt(value: unknown, keys: readonly string[], fn: (text: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapAt(v, keys, fn));
+  if (!keys.length) return typeof value === 'string' ? fn(value) : value;
+  if (!value || typeof value !== 'object') return value;
+  const [key, ...rest] = keys as [string, ...string[]];
+  const record = value as Record<string, unknown>;
+  return key in record ? { ...record, [key]: mapAt(record[key], rest, fn) } : record;
 }

@@ -7,7 +7,10 @@ import type { AnyNode, Element } from 'domhandler';
 import { isSafeLinkTarget } from '../domain/sections/types.js';
 import { codeMd, tableMd } from './rich-blocks.js';
 
-/** Plain text safe for SafeText: whitespace collapsed, tag-like "<x" and script schemes neutralised. */
+/**
+ * Plain text safe for SafeText: whitespace collapsed, tag-like "<x" and script schemes neutralised, no
+ * "![" (an image).
+ */
 export function safeText(s: string, max: number): string {
   return (
     s
@@ -16,6 +19,8 @@ export function safeText(s: string, max: number): string {
       .replace(/\s+/g, ' ')
       .replace(/<(?=\s*\/?\s*[a-zA-Z!?])/g, '‹')
       .replace(/\b(javascript|vbscript|data)(\s*):/gi, '$1$2∶')
+      // "!" right before a link reads as an image, which text may hold only from the library.
+      .replace(/!\[/g, '! [')
       .trim()
       .slice(0, max)
       .trim()
@@ -34,31 +39,45 @@ function safeCodeLine(s: string): string {
       .replace(/\t/g, '    ')
       .replace(/<(?=\s*\/?\s*[a-zA-Z!?])/g, '‹')
       .replace(/\b(javascript|vbscript|data)(\s*):/gi, '$1$2∶')
+      .replace(/!\[/g, '! [')
       .trimEnd()
   );
 }
 
-/** Markdown made safe line by line (line breaks kept), then capped at a paragraph or line boundary. */
-export function safeMarkdown(s: string, max: number): string {
+/** Where a line of Markdown sits: a fence's opening or closing line, inside a fenced block, or text. */
+type LineKind = 'open' | 'close' | 'code' | 'text';
+
+/**
+ * Each line of Markdown mapped by where it sits: fenced blocks open with `fence` (backticks or tildes
+ * by default; null for one line of inline Markdown, which has none).
+ */
+function mapLines(
+  s: string,
+  fn: (line: string, kind: LineKind) => string,
+  fence0: RegExp | null = /^(`{3,}|~{3,})/,
+): string {
   let fence: string | null = null;
-  const text = s
+  return s
     .split('\n')
     .map((l) => {
-      const mark = /^(`{3,}|~{3,})/.exec(l.trim())?.[1];
+      const mark = fence0?.exec(l.trim())?.[1];
       if (fence) {
-        if (
-          mark &&
-          mark[0] === fence[0] &&
-          mark.length >= fence.length &&
-          !l.trim().slice(mark.length).trim()
-        )
-          fence = null;
-        return fence ? safeCodeLine(l) : l.trim();
+        const closes =
+          mark && mark[0] === fence[0] && mark.length >= fence.length && !l.trim().slice(mark.length).trim();
+        if (closes) fence = null;
+        return fn(l, closes ? 'close' : 'code');
       }
       if (mark) fence = mark;
-      return safeText(l, max);
+      return fn(l, mark ? 'open' : 'text');
     })
-    .join('\n')
+    .join('\n');
+}
+
+/** Markdown made safe line by line (line breaks kept), then capped at a paragraph or line boundary. */
+export function safeMarkdown(s: string, max: number): string {
+  const text = mapLines(s, (l, kind) =>
+    kind === 'code' ? safeCodeLine(l) : kind === 'close' ? l.trim() : safeText(l, max),
+  )
     .replace(/\n{3,}/g, '\n\n')
     // A "<" at the end of one line and a letter at the start of the next still read as a tag.
     .replace(/<(?=\s*\/?\s*[a-zA-Z!?])/g, '‹')
@@ -184,17 +203,25 @@ export function contactLink(href: string): string | null {
   return isSafeLinkTarget(to) ? to : null;
 }
 
+/**
+ * A page's text as Markdown that shows it as written: a backslash before punctuation (or at the end,
+ * before what follows) is escaped, and brackets never start a link, an image or a reference
+ * definition ("[x]: y" at a line's start), nor end one ("](").
+ */
+function literal(text: string): string {
+  return text
+    .replace(/\\(?=[!-/:-@[-`{-~]|$)/g, '\\\\')
+    .replace(/\[/g, '\\[')
+    .replace(/\]\(/g, ']\\(');
+}
+
 /** Inline content as one Markdown line (or a few, for <br>). */
 function inlineMd($: CheerioAPI, nodes: readonly AnyNode[], link: LinkFn, inLink = false): string {
   let out = '';
   let prev: AnyNode | null = null;
   for (const n of nodes) {
     if (n.type === 'text') {
-      // Tildes in a row would read as ~~strikethrough~~, which the site's Markdown refuses: escaped,
-      // they show as written.
-      out += (n as unknown as { data: string }).data
-        .replace(/\s+/g, ' ')
-        .replace(/~{2,}/g, (run) => '\\~'.repeat(run.length));
+      out += literal((n as unknown as { data: string }).data.replace(/\s+/g, ' '));
       prev = n;
       continue;
     }
@@ -223,7 +250,7 @@ function inlineOf($: CheerioAPI, n: Element, link: LinkFn, inLink: boolean): str
     // An icon-only link is kept only where it goes somewhere: its name alone would read as text.
     if (!label && target) label = iconLabel($, n);
     if (!label) return '';
-    if (target) return `[${label.replace(/[[\]]/g, '')}](${target})`;
+    if (target) return `[${label.replace(/\\?[[\]]/g, '')}](${target})`;
     if (mail?.[2] && !label.includes(decodeURIComponent(mail[2])))
       return `${label} (${decodeURIComponent(mail[2])})`;
     return label;
@@ -432,3 +459,25 @@ export function flowBlocks(
 }
 
 export { DATE } from './dates.js';
+
+/**
+ * A Markdown value whose text reads as written however it was built: tildes in a row are escaped
+ * (they would read as ~~strikethrough~~, which the site's Markdown refuses; not inside a code span or a
+ * link's address), and so is a bracket that opens a line without opening a link (it would read as a
+ * reference definition, "[x]: y", which the site's Markdown refuses too). The code blocks the
+ * converter writes (backtick fences) are left alone; an `inline` value has none.
+ */
+export function marksAsWritten(markdown: string, form: 'markdown' | 'inline'): string {
+  return mapLines(
+    markdown,
+    (l, kind) =>
+      kind === 'text'
+        ? l
+            .replace(/(`+)[^`]*?\1|\]\([^)\s]*\)|~{2,}/g, (m) =>
+              m.startsWith('~') ? '\\~'.repeat(m.length) : m,
+            )
+            .replace(/^(\s{0,3}(?:>\s?)*)\[(?![^\]\n]*\]\()/, '$1\\[')
+        : l,
+    form === 'markdown' ? /^(`{3,})/ : null,
+  );
+}

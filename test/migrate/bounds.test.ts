@@ -124,6 +124,21 @@ describe('converter on text that reads as Markdown', () => {
   });
 });
 
+describe('converter on an exclamation mark before a link', () => {
+  it('keeps it as text: accepted, shown as "!" and a link, never as an image', () => {
+    const c = convertPage(
+      '<html><body><p>Wow!<a href="/menu">menu</a></p><ul><li>Yes!</li><li><a href="/a">A</a></li></ul></body></html>',
+      new URL('https://x.example/'),
+      () => `asset_${'0'.repeat(16)}`,
+    );
+    for (const s of c.sections) expect(parseSectionContent(s.type, s.content)).toMatchObject({ ok: true });
+    const text = c.sections.find((s) => s.type === 'text')!;
+    const html = markdown(String(text.content.body), makeResolver('/'));
+    expect(html).not.toContain('<img');
+    expect(html).toMatch(/Wow! <a href="https:\/\/x\.example\/menu"[^>]*>menu<\/a>/);
+  });
+});
+
 describe('converter on arbitrary markup', () => {
   it('always produces sections the schemas accept', () => {
     const tags = ['p', 'div', 'section', 'h1', 'h2', 'h3', 'li', 'blockquote', 'figure', 'header', 'footer'];
@@ -148,7 +163,7 @@ describe('converter on arbitrary markup', () => {
         for (const s of c.sections)
           expect(parseSectionContent(s.type, s.content)).toMatchObject({ ok: true });
       }),
-      { numRuns: 200 },
+      { numRuns: Number(process.env.FC_RUNS ?? 200) },
     );
   });
 });
