@@ -110,32 +110,43 @@ describe('converter', () => {
 });
 
 describe('converter on text that reads as Markdown', () => {
-  it('keeps tildes in a row as written: accepted, and shown as tildes, not struck through', () => {
+  /** The page converted: every section accepted, and the text sections as the site shows them. */
+  function shownAs(body: string): string {
     const c = convertPage(
-      '<html><body><p><a href="">0~~0</a> 0~~0 and ~~~ too</p></body></html>',
-      new URL('https://x.example/'),
-      () => `asset_${'0'.repeat(16)}`,
-    );
-    const text = c.sections.find((s) => s.type === 'text')!;
-    expect(parseSectionContent(text.type, text.content)).toMatchObject({ ok: true });
-    const html = markdown(String(text.content.body), makeResolver('/'));
-    expect(html).toContain('0~~0 0~~0 and ~~~ too');
-    expect(html).not.toMatch(/<s>|<del>/);
-  });
-});
-
-describe('converter on an exclamation mark before a link', () => {
-  it('keeps it as text: accepted, shown as "!" and a link, never as an image', () => {
-    const c = convertPage(
-      '<html><body><p>Wow!<a href="/menu">menu</a></p><ul><li>Yes!</li><li><a href="/a">A</a></li></ul></body></html>',
+      `<html><body>${body}</body></html>`,
       new URL('https://x.example/'),
       () => `asset_${'0'.repeat(16)}`,
     );
     for (const s of c.sections) expect(parseSectionContent(s.type, s.content)).toMatchObject({ ok: true });
-    const text = c.sections.find((s) => s.type === 'text')!;
-    const html = markdown(String(text.content.body), makeResolver('/'));
+    return c.sections
+      .filter((s) => s.type === 'text')
+      .map((s) => markdown(String(s.content.body), makeResolver('/')))
+      .join('\n');
+  }
+
+  it('keeps tildes in a row as written: shown as tildes, not struck through', () => {
+    const html = shownAs(
+      '<p><a href="">0~~0</a> 0~~0 and ~~~ too</p>' +
+        // A heading inside a text section, built from the element's text.
+        '<h2 class="col"><a href="">!</a> !</h2><h3 class="col"><a href="">Hours ~~ soon</a> x</h3>',
+    );
+    expect(html).toContain('0~~0 0~~0 and ~~~ too');
+    expect(html).toMatch(/<h3>Hours ~~ soon x<\/h3>/);
+    expect(html).not.toMatch(/<s>|<del>/);
+  });
+
+  it('keeps an exclamation mark before a link as text: "!" and a link, never an image', () => {
+    const html = shownAs(
+      '<p>Wow!<a href="/menu">menu</a></p><ul><li>Yes!</li><li><a href="/a">A</a></li></ul>',
+    );
     expect(html).not.toContain('<img');
     expect(html).toMatch(/Wow! <a href="https:\/\/x\.example\/menu"[^>]*>menu<\/a>/);
+  });
+
+  it('keeps brackets and backslashes as written: no reference definition, no broken link', () => {
+    const html = shownAs('<p>[1]: see below</p><p><a href="/dir">C:\\</a> and [a](b)</p>');
+    expect(html).toContain('[1]: see below');
+    expect(html).toMatch(/<a href="https:\/\/x\.example\/dir"[^>]*>C:\\<\/a> and \[a\]\(b\)/);
   });
 });
 

@@ -75,5 +75,8 @@ SELECT x.website_id, x.page_id FROM (
   WHERE p.id IS NULL OR lp.page_id IS NULL OR p.slug <> lp.slug OR p.title <> lp.title OR p.kind <> lp.kind
      OR p.seo_title IS DISTINCT FROM lp.seo_title OR p.seo_description IS DISTINCT FROM lp.seo_description
      OR (lp.has_excerpt AND p.excerpt IS DISTINCT FROM lp.excerpt) OR p.created_at <> lp.created_at
+  UNION
+  -- Pages published before pages carried their excerpt and date: the next publish writes them whole.
+  SELECT website_id, page_id FROM published_page_digests WHERE NOT has_excerpt OR created_at IS NULL
 ) x JOIN websites w ON w.id = x.website_id AND w.published_rev IS NOT NULL
 ON CONFLICT DO NOTHING;

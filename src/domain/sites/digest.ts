@@ -3,8 +3,8 @@
 // content and layout. The draft's are kept by the database in each section's row (sections.digest, a
 // generated column); the live site's in published_page_digests and published_section_digests, which a
 // publish writes from the same column (src/domain/sites/publish.ts). The pages written since the last
-// publish are kept by triggers (draft_touched_pages), so a change list reads those pages alone. The database compares the two and names the pages that
-// differ; only those pages' digests are read, and no section content is transferred.
+// publish are kept by triggers (draft_touched_pages): a change list reads those pages' digests alone,
+// and no section content is transferred.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
@@ -37,20 +37,17 @@ export async function changedPageIds(tx: Db, websiteId: string): Promise<string[
 }
 
 /**
- * The pages a publish writes: those written since the site was last live, the draft pages without a
- * live row (all of them on a site that is not live), the live pages gone from the draft, and live pages
- * published before pages carried their excerpt and date. Index probes per page, no section read.
+ * The pages a publish writes: those written since the site was last live (their deletion included), or
+ * every draft page when nothing of the site is live (never published, or taken offline). Live pages
+ * published before pages carried their excerpt and date were named by migration 0027. Reads the
+ * touched list, and the draft's pages only when nothing is live.
  */
 export async function pagesToPublish(tx: Db, websiteId: string): Promise<string[]> {
   const result = (await tx.execute(sql`
     select page_id from ${draftTouchedPages} where website_id = ${websiteId}
     union
-    select p.id from ${pages} p where p.website_id = ${websiteId} and not exists (
-      select 1 from ${publishedPageDigests} d where d.website_id = ${websiteId} and d.page_id = p.id)
-    union
-    select d.page_id from ${publishedPageDigests} d where d.website_id = ${websiteId}
-      and (not d.has_excerpt or d.created_at is null or not exists (
-        select 1 from ${pages} p where p.website_id = ${websiteId} and p.id = d.page_id))`)) as unknown as {
+    select p.id from ${pages} p where p.website_id = ${websiteId}
+      and not exists (select 1 from ${publishedPageDigests} d where d.website_id = ${websiteId})`)) as unknown as {
     rows: Array<{ page_id: string }>;
   };
   return result.rows.map((r) => r.page_id);
